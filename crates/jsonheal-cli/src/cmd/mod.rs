@@ -9,3 +9,4 @@ pub mod repair;
 pub mod serve;
 pub mod tool_input;
 pub mod validate;
+pub mod repair_stream;
