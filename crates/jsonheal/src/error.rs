@@ -41,7 +41,9 @@ impl Position {
         let before = input.as_bytes().get(..offset).unwrap_or_default();
         let line = 1 + memchr::memchr_iter(b'\n', before).count();
         let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
-        let column = 1 + String::from_utf8_lossy(&before[line_start..]).chars().count();
+        let column = 1 + String::from_utf8_lossy(&before[line_start..])
+            .chars()
+            .count();
         Position {
             offset,
             line,

@@ -1,5 +1,6 @@
 //! The tolerant parser: one pass over the bytes, repairs logged as they are made.
 
+mod duplicates;
 mod parser;
 
 use std::ops::Range;
@@ -46,6 +47,8 @@ pub enum RepairKind {
     MissingColon,
     /// A missing value became `null`.
     MissingValue,
+    /// A string's missing closing quote was inserted.
+    MissingQuote,
     /// A quote that could not end its string was kept as content (escaped).
     InnerQuote,
     /// A raw control character inside a string was escaped.
@@ -104,6 +107,7 @@ impl RepairKind {
             MissingComma => "missing_comma",
             MissingColon => "missing_colon",
             MissingValue => "missing_value",
+            MissingQuote => "missing_quote",
             InnerQuote => "inner_quote",
             ControlCharacter => "control_character",
             InvalidEscape => "invalid_escape",
@@ -144,6 +148,7 @@ impl RepairKind {
             MissingComma => "inserted a missing comma",
             MissingColon => "inserted a missing `:`",
             MissingValue => "inserted null for a missing value",
+            MissingQuote => "inserted a missing closing quote",
             InnerQuote => "kept a quote inside a string as content",
             ControlCharacter => "escaped a control character in a string",
             InvalidEscape => "kept the backslash of an invalid escape",
@@ -228,7 +233,8 @@ pub struct Options {
     pub duplicate_keys: DuplicateKeys,
     pub non_finite: NonFinite,
     /// Containers nested deeper than this are an error (`ErrorKind::TooDeep`). The engine
-    /// never recurses, so this bounds memory, not stack.
+    /// never recurses, so any depth is safe for it; the default, 127, is the deepest
+    /// document `serde_json` will still read back as a `Value`.
     pub max_depth: usize,
     /// No repair allowed: anything but valid JSON is an error with its line and column.
     pub strict: bool,
@@ -240,7 +246,7 @@ impl Default for Options {
             multiple: Multiple::Array,
             duplicate_keys: DuplicateKeys::Keep,
             non_finite: NonFinite::Null,
-            max_depth: 10_000,
+            max_depth: 127,
             strict: false,
         }
     }

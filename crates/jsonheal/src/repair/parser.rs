@@ -1,14 +1,1852 @@
-//! Placeholder: the engine is being written. serde_json passthrough so dependants compile.
-use super::{Options, Repaired};
-use crate::error::Error;
+//! The engine: a byte cursor over the input, an explicit stack of open containers, and an
+//! output buffer that receives compact JSON. Every decision looks at most a bounded distance
+//! ahead (or scans a region that no later decision scans again), so time is linear in the
+//! input, and nothing recurses, so depth costs heap, not stack.
 
-pub(super) fn repair(input: &str, _options: &Options) -> Result<Repaired, Error> {
-    let t = input.trim();
-    if t.is_empty() {
+use std::ops::Range;
+
+use memchr::memmem;
+
+use super::{DuplicateKeys, Multiple, NonFinite, Options, Repair, RepairKind, Repaired};
+use crate::error::{Error, ErrorKind};
+
+/// How far a heuristic may look ahead (bytes). Keeps every decision O(1).
+const LOOKAHEAD: usize = 256;
+
+pub(super) fn repair(input: &str, options: &Options) -> Result<Repaired, Error> {
+    let trimmed = trim_json_ws(input);
+    if trimmed.is_empty() {
         return Err(Error::no_json());
     }
-    match serde_json::from_str::<serde_json::Value>(t) {
-        Ok(_) => Ok(Repaired { text: t.to_owned(), repairs: vec![] }),
-        Err(_) => Err(Error::no_json()),
+    if options.duplicate_keys == DuplicateKeys::Keep && is_valid_json(trimmed) {
+        return Ok(Repaired {
+            text: trimmed.to_owned(),
+            repairs: Vec::new(),
+        });
     }
+    if let Some(start) = escaped_document_start(input) {
+        return repair_escaped(input, start, options);
+    }
+    let mut parser = Parser::new(input, options);
+    let text = parser.run()?;
+    let repaired = Repaired {
+        text,
+        repairs: parser.repairs,
+    };
+    super::duplicates::apply(repaired, input, options)
+}
+
+fn trim_json_ws(s: &str) -> &str {
+    s.trim_matches(|c: char| matches!(c, ' ' | '\t' | '\n' | '\r'))
+}
+
+/// Valid JSON that serde_json accepts as a `Value` too: no lone surrogate escapes (which
+/// `IgnoredAny` lets through) and no nesting past serde_json's limit.
+fn is_valid_json(s: &str) -> bool {
+    if serde_json::from_str::<serde::de::IgnoredAny>(s).is_err() {
+        return false;
+    }
+    !has_surrogate_escape(s.as_bytes())
+}
+
+fn has_surrogate_escape(b: &[u8]) -> bool {
+    memmem::find_iter(b, b"\\u").any(|i| matches!(b.get(i + 2), Some(b'd' | b'D')))
+}
+
+/// A document whose quotes are all written `\"` (a JSON string's content pasted raw):
+/// `{\"a\": \"b\"}`. Returns the offset of its first bracket.
+fn escaped_document_start(input: &str) -> Option<usize> {
+    let b = input.as_bytes();
+    let start = b.iter().position(|&c| c == b'{' || c == b'[')?;
+    let mut i = start + 1;
+    while i < b.len() && (b[i] == b'{' || b[i] == b'[' || b[i].is_ascii_whitespace()) {
+        i += 1;
+    }
+    (b.get(i) == Some(&b'\\') && b.get(i + 1) == Some(&b'"')).then_some(start)
+}
+
+/// Unescape one level (`\"` → `"`, `\\` → `\`), repair the result, and map every span back
+/// to the input.
+fn repair_escaped(input: &str, start: usize, options: &Options) -> Result<Repaired, Error> {
+    let b = input.as_bytes();
+    let mut text = Vec::with_capacity(input.len());
+    let mut map = Vec::with_capacity(input.len() + 1);
+    text.extend_from_slice(&b[..start]);
+    map.extend(0..start);
+    let mut i = start;
+    while i < b.len() {
+        if b[i] == b'\\' && matches!(b.get(i + 1), Some(b'"' | b'\\')) {
+            text.push(b[i + 1]);
+            map.push(i);
+            i += 2;
+        } else {
+            text.push(b[i]);
+            map.push(i);
+            i += 1;
+        }
+    }
+    map.push(b.len());
+    // Only ASCII bytes were removed, so the text is still UTF-8.
+    let text = String::from_utf8(text)
+        .map_err(|e| Error::new(ErrorKind::Internal(format!("unescape broke UTF-8: {e}"))))?;
+    let mut parser = Parser::new(&text, options);
+    let out = parser.run()?;
+    let at = |p: usize| map.get(p).copied().unwrap_or(b.len());
+    let mut repairs = vec![Repair {
+        kind: RepairKind::EscapedJson,
+        span: start..b.len(),
+    }];
+    repairs.extend(parser.repairs.into_iter().map(|r| Repair {
+        kind: r.kind,
+        span: at(r.span.start)..at(r.span.end),
+    }));
+    let repaired = Repaired { text: out, repairs };
+    super::duplicates::apply(repaired, input, options)
+}
+
+/// Where a top-level value starts.
+enum Start {
+    At(usize),
+    /// Members with no opening `{` before them.
+    MissingOpener(usize),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum FrameKind {
+    Object,
+    Array,
+    /// A Python tuple `( … )`, written as an array.
+    Tuple,
+    /// `ObjectId( … )`: contributes its first argument, writes nothing itself.
+    Wrapper,
+}
+
+#[derive(Debug)]
+struct Frame {
+    kind: FrameKind,
+    /// Members or elements written so far (decides whether a comma goes first).
+    count: usize,
+    /// `out.len()` before the current member or element, to drop it if it never completes.
+    checkpoint: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Mode {
+    /// A value is expected (array element, member value, wrapper argument).
+    Value,
+    /// An object key (or `}`) is expected.
+    Key,
+    /// A `:` is expected after a key.
+    Colon,
+    /// A value just ended: `,` or a closer is expected.
+    After,
+}
+
+/// Where a string is, which decides what may follow its closing quote.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum StrCtx {
+    Key,
+    Value,
+    TopLevel,
+}
+
+enum StrEnd {
+    /// The quote ends the string.
+    Close,
+    /// The quote is content.
+    Inner,
+    /// The quote opens the next key: the string lost its closing quote before it.
+    Unterminated,
+}
+
+struct Parser<'a> {
+    src: &'a [u8],
+    pos: usize,
+    /// Where the current document region ends (a closing code fence, or the input's end).
+    end: usize,
+    out: Vec<u8>,
+    repairs: Vec<Repair>,
+    stack: Vec<Frame>,
+    options: &'a Options,
+    /// `out.len()` right after the last string value, for `"a" + "b"`.
+    string_end: Option<usize>,
+    truncated: bool,
+}
+
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+fn is_ident_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_' || b == b'$' || b >= 0x80
+}
+
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'-' || b >= 0x80
+}
+
+/// Typographic quote at `b[i..]`: its length (3) and whether it is double.
+fn typographic_quote(b: &[u8], i: usize) -> Option<TypoQuote> {
+    if b.get(i) != Some(&0xE2) {
+        return None;
+    }
+    match (b.get(i + 1), b.get(i + 2)) {
+        (Some(0x80), Some(0x9C)) => Some(TypoQuote::DoubleOpen),
+        (Some(0x80), Some(0x9D)) => Some(TypoQuote::DoubleClose),
+        (Some(0x80), Some(0x98)) => Some(TypoQuote::SingleOpen),
+        (Some(0x80), Some(0x99)) => Some(TypoQuote::SingleClose),
+        _ => None,
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum TypoQuote {
+    DoubleOpen,
+    DoubleClose,
+    SingleOpen,
+    SingleClose,
+}
+
+/// What delimits a string.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Quote {
+    Double,
+    Single,
+    Backtick,
+    TypoDouble,
+    TypoSingle,
+}
+
+impl Quote {
+    fn open_len(self) -> usize {
+        match self {
+            Quote::TypoDouble | Quote::TypoSingle => 3,
+            _ => 1,
+        }
+    }
+
+    /// Length of a closing delimiter at `b[i..]`, if there is one.
+    fn close_at(self, b: &[u8], i: usize) -> Option<usize> {
+        match self {
+            Quote::Double => (b.get(i) == Some(&b'"')).then_some(1),
+            Quote::Single => (b.get(i) == Some(&b'\'')).then_some(1),
+            Quote::Backtick => (b.get(i) == Some(&b'`')).then_some(1),
+            Quote::TypoDouble => match typographic_quote(b, i) {
+                Some(TypoQuote::DoubleClose | TypoQuote::DoubleOpen) => Some(3),
+                _ => (b.get(i) == Some(&b'"')).then_some(1),
+            },
+            Quote::TypoSingle => match typographic_quote(b, i) {
+                Some(TypoQuote::SingleClose | TypoQuote::SingleOpen) => Some(3),
+                _ => None,
+            },
+        }
+    }
+}
+
+fn quote_at(b: &[u8], i: usize) -> Option<Quote> {
+    match b.get(i)? {
+        b'"' => Some(Quote::Double),
+        b'\'' => Some(Quote::Single),
+        b'`' => (!b[i..].starts_with(b"```")).then_some(Quote::Backtick),
+        0xE2 => match typographic_quote(b, i)? {
+            TypoQuote::DoubleOpen | TypoQuote::DoubleClose => Some(Quote::TypoDouble),
+            TypoQuote::SingleOpen | TypoQuote::SingleClose => Some(Quote::TypoSingle),
+        },
+        _ => None,
+    }
+}
+
+/// Bytes that interrupt the fast copy loop inside a string.
+static STRING_SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = true;
+        i += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'\'' as usize] = true;
+    t[b'`' as usize] = true;
+    t[0xE2] = true;
+    t
+};
+
+impl<'a> Parser<'a> {
+    fn new(input: &'a str, options: &'a Options) -> Parser<'a> {
+        Parser {
+            src: input.as_bytes(),
+            pos: 0,
+            end: input.len(),
+            out: Vec::with_capacity(input.len() + 16),
+            repairs: Vec::new(),
+            stack: Vec::new(),
+            options,
+            string_end: None,
+            truncated: false,
+        }
+    }
+
+    fn record(&mut self, kind: RepairKind, span: Range<usize>) {
+        self.repairs.push(Repair { kind, span });
+    }
+
+    fn peek(&self) -> Option<u8> {
+        if self.pos < self.end {
+            Some(self.src[self.pos])
+        } else {
+            None
+        }
+    }
+
+    fn byte(&self, i: usize) -> Option<u8> {
+        if i < self.end {
+            Some(self.src[i])
+        } else {
+            None
+        }
+    }
+
+    fn starts_with(&self, i: usize, s: &[u8]) -> bool {
+        self.src.get(i..self.end).is_some_and(|r| r.starts_with(s))
+    }
+
+    // ---------------------------------------------------------------- top level
+
+    /// Find and repair every top-level value; combine them as `Options::multiple` says.
+    fn run(&mut self) -> Result<String, Error> {
+        let mut values: Vec<Range<usize>> = Vec::new();
+        let mut first = true;
+        while let Some(start) = self.find_value_start(first)? {
+            first = false;
+            let begin = self.out.len();
+            match start {
+                Start::At(i) => {
+                    self.pos = i;
+                    self.parse_document()?;
+                }
+                Start::MissingOpener(i) => {
+                    self.pos = i;
+                    self.stack.clear();
+                    self.open(FrameKind::Object, b"{")?;
+                    let mut mode = Mode::Key;
+                    self.machine(&mut mode)?;
+                }
+            }
+            if self.out.len() > begin {
+                values.push(begin..self.out.len());
+            }
+            // A closing fence cut the region short: resume after it.
+            self.end = self.src.len();
+        }
+        let out = match values.len() {
+            0 => return Err(Error::no_json()),
+            1 => {
+                let r = values[0].clone();
+                if r.start == 0 && r.end == self.out.len() {
+                    std::mem::take(&mut self.out)
+                } else {
+                    self.out[r].to_vec()
+                }
+            }
+            n => self.combine(values, n)?,
+        };
+        self.repairs.sort_by_key(|r| (r.span.start, r.span.end));
+        String::from_utf8(out)
+            .map_err(|e| Error::new(ErrorKind::Internal(format!("output is not UTF-8: {e}"))))
+    }
+
+    fn combine(&mut self, values: Vec<Range<usize>>, n: usize) -> Result<Vec<u8>, Error> {
+        let span = 0..self.src.len();
+        match self.options.multiple {
+            Multiple::Error => Err(Error::new(ErrorKind::MultipleValues)),
+            Multiple::First => {
+                self.record(RepairKind::MultipleValues, span);
+                Ok(self.out[values[0].clone()].to_vec())
+            }
+            Multiple::Last => {
+                self.record(RepairKind::MultipleValues, span);
+                Ok(self.out[values[n - 1].clone()].to_vec())
+            }
+            Multiple::Array => {
+                self.record(RepairKind::MultipleValues, span);
+                let mut out = Vec::with_capacity(self.out.len() + n + 2);
+                out.push(b'[');
+                for (i, r) in values.into_iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    out.extend_from_slice(&self.out[r]);
+                }
+                out.push(b']');
+                Ok(out)
+            }
+        }
+    }
+
+    /// Skip prose, fences and reasoning blocks up to the next plausible value. `first` says
+    /// no value was found yet (the text's own start is trusted more than the middle of prose).
+    fn find_value_start(&mut self, first: bool) -> Result<Option<Start>, Error> {
+        let b = self.src;
+        let mut i = self.pos;
+        let mut skipped_from: Option<usize> = None;
+        let mut at_text_start = first;
+        while i < b.len() {
+            let c = b[i];
+            if is_ws(c) {
+                i += 1;
+                continue;
+            }
+            if c == b'<' {
+                if let Some(after) = self.reasoning_block_end(i) {
+                    self.flush_skipped(&mut skipped_from, i);
+                    self.record(RepairKind::SkippedReasoning, i..after);
+                    i = after;
+                    continue;
+                }
+            }
+            if (c == b'`' && b[i..].starts_with(b"```"))
+                || (c == b'~' && b[i..].starts_with(b"~~~"))
+            {
+                self.flush_skipped(&mut skipped_from, i);
+                let line_end = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |n| i + n + 1);
+                self.record(RepairKind::StrippedFence, i..line_end);
+                i = line_end;
+                continue;
+            }
+            if (c == b'{' || c == b'[') && (at_text_start || self.plausible_container(i)) {
+                self.flush_skipped(&mut skipped_from, i);
+                return Ok(Some(Start::At(i)));
+            }
+            if (c == b'}' || c == b']') && !first && skipped_from.is_none() {
+                // A closer right after a value, with nothing open: a redundant closer.
+                self.record(RepairKind::RedundantCloser, i..i + 1);
+                i += 1;
+                continue;
+            }
+            if at_text_start {
+                if let Some(found) = self.bare_document(i)? {
+                    return Ok(Some(found));
+                }
+            }
+            at_text_start = false;
+            if skipped_from.is_none() {
+                skipped_from = Some(i);
+            }
+            i += 1;
+        }
+        self.flush_skipped(&mut skipped_from, b.len());
+        Ok(None)
+    }
+
+    fn flush_skipped(&mut self, from: &mut Option<usize>, to: usize) {
+        if let Some(start) = from.take() {
+            let mut end = to;
+            while end > start && is_ws(self.src[end - 1]) {
+                end -= 1;
+            }
+            self.record(RepairKind::StrippedProse, start..end);
+        }
+    }
+
+    /// `<think>…</think>` (and `<thinking>`, `<reasoning>`, `<reflection>`): the offset just
+    /// past the block, or the input's end when it never closes.
+    fn reasoning_block_end(&self, i: usize) -> Option<usize> {
+        const TAGS: [(&[u8], &[u8]); 4] = [
+            (b"<think>", b"</think>"),
+            (b"<thinking>", b"</thinking>"),
+            (b"<reasoning>", b"</reasoning>"),
+            (b"<reflection>", b"</reflection>"),
+        ];
+        let rest = &self.src[i..];
+        for (open, close) in TAGS {
+            if rest.len() >= open.len() && rest[..open.len()].eq_ignore_ascii_case(open) {
+                let body = &rest[open.len()..];
+                return Some(match memmem::find(body, close) {
+                    Some(n) => i + open.len() + n + close.len(),
+                    None => self.src.len(),
+                });
+            }
+        }
+        None
+    }
+
+    /// Whether a `{` or `[` met in prose opens JSON rather than being part of the prose
+    /// (`{name}`, `[see below]`). Looks a bounded distance ahead.
+    fn plausible_container(&self, i: usize) -> bool {
+        let b = self.src;
+        let limit = (i + LOOKAHEAD).min(b.len());
+        let mut j = i + 1;
+        while j < limit && is_ws(b[j]) {
+            j += 1;
+        }
+        let Some(&c) = b.get(j) else {
+            // `{` at the very end: a document cut right after it opened.
+            return true;
+        };
+        let object = b[i] == b'{';
+        match c {
+            b'"' | b'{' | b'[' => true,
+            b'\'' => true,
+            b'}' => object,
+            b']' => !object,
+            b'\\' => b.get(j + 1) == Some(&b'"'),
+            b'/' => matches!(b.get(j + 1), Some(b'/' | b'*')),
+            0xE2 => typographic_quote(b, j).is_some(),
+            b'-' | b'0'..=b'9' => !object,
+            _ if is_ident_start(c) => {
+                let mut k = j;
+                while k < limit && (is_ident(b[k]) || b[k] == b' ') {
+                    k += 1;
+                }
+                if object {
+                    b.get(k) == Some(&b':')
+                } else {
+                    let word = &b[j..k];
+                    let word = word.strip_suffix(b" ").unwrap_or(word);
+                    matches!(
+                        word,
+                        b"true" | b"false" | b"null" | b"True" | b"False" | b"None"
+                    ) && matches!(b.get(k), Some(b',' | b']'))
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// The text's first non-space byte is not a bracket: a document with a missing opening
+    /// brace (`"a": 1, "b": 2}`), or a whole text that is one scalar (`'hi'`, `True`).
+    fn bare_document(&mut self, i: usize) -> Result<Option<Start>, Error> {
+        let b = self.src;
+        if let Some(q) = quote_at(b, i) {
+            if let Some(after) = self.scan_quoted(i, q, LOOKAHEAD) {
+                let mut k = after;
+                while k < b.len() && is_ws(b[k]) {
+                    k += 1;
+                }
+                if b.get(k) == Some(&b':') {
+                    // Missing `{`: the caller opens the object here.
+                    self.record(RepairKind::MissingOpener, i..i);
+                    return Ok(Some(Start::MissingOpener(i)));
+                }
+                if k == b.len() {
+                    return Ok(Some(Start::At(i)));
+                }
+            }
+            return Ok(None);
+        }
+        // A lone scalar word or number making up the whole text.
+        let rest = trim_json_ws(std::str::from_utf8(&b[i..]).unwrap_or(""));
+        if !rest.is_empty() && rest.len() <= 32 && !rest.bytes().any(is_ws) {
+            let lower = rest.to_ascii_lowercase();
+            if matches!(
+                lower.as_str(),
+                "true" | "false" | "none" | "null" | "nan" | "infinity" | "-infinity" | "undefined"
+            ) || parse_number_like(rest.as_bytes()).is_some()
+            {
+                return Ok(Some(Start::At(i)));
+            }
+        }
+        Ok(None)
+    }
+
+    // ---------------------------------------------------------------- the value machine
+
+    /// Parse one top-level value starting at `self.pos`, to the end of its outermost container.
+    fn parse_document(&mut self) -> Result<(), Error> {
+        self.stack.clear();
+        let mut mode = Mode::Value;
+        self.machine(&mut mode)
+    }
+
+    fn machine(&mut self, mode: &mut Mode) -> Result<(), Error> {
+        loop {
+            match *mode {
+                Mode::Value => self.step_value(mode)?,
+                Mode::Key => self.step_key(mode)?,
+                Mode::Colon => self.step_colon(mode)?,
+                Mode::After => self.step_after(mode)?,
+            }
+            if self.stack.is_empty() && *mode == Mode::After {
+                return Ok(());
+            }
+        }
+    }
+
+    fn top_kind(&self) -> Option<FrameKind> {
+        self.stack.last().map(|f| f.kind)
+    }
+
+    /// Begin an element or member: comma if needed, checkpoint for a rollback.
+    fn begin_item(&mut self) {
+        if let Some(f) = self.stack.last_mut() {
+            f.checkpoint = self.out.len();
+            if f.kind != FrameKind::Wrapper {
+                if f.count > 0 {
+                    self.out.push(b',');
+                }
+                f.count += 1;
+            }
+        }
+    }
+
+    /// Drop the element or member begun last (its key was cut, or its value never came).
+    fn drop_item(&mut self) {
+        if let Some(f) = self.stack.last_mut() {
+            self.out.truncate(f.checkpoint);
+            if f.kind != FrameKind::Wrapper {
+                f.count = f.count.saturating_sub(1);
+            }
+        }
+    }
+
+    fn open(&mut self, kind: FrameKind, text: &[u8]) -> Result<(), Error> {
+        if self.stack.len() >= self.options.max_depth {
+            return Err(Error::at(
+                ErrorKind::TooDeep,
+                std::str::from_utf8(self.src).unwrap_or(""),
+                self.pos,
+            ));
+        }
+        self.out.extend_from_slice(text);
+        self.stack.push(Frame {
+            kind,
+            count: 0,
+            checkpoint: self.out.len(),
+        });
+        Ok(())
+    }
+
+    fn close_top(&mut self) {
+        if let Some(f) = self.stack.pop() {
+            match f.kind {
+                FrameKind::Object => self.out.push(b'}'),
+                FrameKind::Array | FrameKind::Tuple => self.out.push(b']'),
+                FrameKind::Wrapper => {
+                    if f.count == 0 && self.out.len() == f.checkpoint {
+                        // `Foo()`: nothing inside.
+                        self.out.extend_from_slice(b"null");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The input (or region) ended with containers open: close them all.
+    fn close_all_at_end(&mut self) {
+        let at = self.pos;
+        if !self.stack.is_empty() {
+            let kind = if self.end < self.src.len() {
+                RepairKind::MissingCloser
+            } else {
+                RepairKind::Truncated
+            };
+            if kind == RepairKind::Truncated {
+                self.mark_truncated();
+            } else {
+                self.record(kind, at..at);
+            }
+        }
+        while !self.stack.is_empty() {
+            self.close_top();
+        }
+    }
+
+    fn mark_truncated(&mut self) {
+        if !self.truncated {
+            self.truncated = true;
+            let at = self.end;
+            self.record(RepairKind::Truncated, at..at);
+        }
+    }
+
+    /// Skip whitespace and comments between tokens. A closing code fence ends the region.
+    fn skip_ws(&mut self) {
+        while self.pos < self.end {
+            let c = self.src[self.pos];
+            match c {
+                b' ' | b'\t' | b'\n' | b'\r' => self.pos += 1,
+                b'/' if self.byte(self.pos + 1) == Some(b'/') => {
+                    let start = self.pos;
+                    self.pos = memchr::memchr(b'\n', &self.src[self.pos..self.end])
+                        .map_or(self.end, |n| self.pos + n);
+                    self.record(RepairKind::RemovedComment, start..self.pos);
+                }
+                b'/' if self.byte(self.pos + 1) == Some(b'*') => {
+                    let start = self.pos;
+                    self.pos = memmem::find(&self.src[self.pos + 2..self.end], b"*/")
+                        .map_or(self.end, |n| self.pos + 2 + n + 2);
+                    self.record(RepairKind::RemovedComment, start..self.pos);
+                }
+                b'#' if self
+                    .byte(self.pos + 1)
+                    .is_none_or(|n| is_ws(n) || n == b'#' || n == b'!') =>
+                {
+                    let start = self.pos;
+                    self.pos = memchr::memchr(b'\n', &self.src[self.pos..self.end])
+                        .map_or(self.end, |n| self.pos + n);
+                    self.record(RepairKind::RemovedComment, start..self.pos);
+                }
+                b'`' | b'~'
+                    if self.starts_with(self.pos, if c == b'`' { b"```" } else { b"~~~" }) =>
+                {
+                    // A closing fence: the document ends here.
+                    self.end = self.pos;
+                }
+                // Escaped layout left over from an escaped document (`{\n\"a\"…`).
+                b'\\' if matches!(self.byte(self.pos + 1), Some(b'n' | b'r' | b't')) => {
+                    self.pos += 2
+                }
+                0xC2 if self.byte(self.pos + 1) == Some(0xA0) => {
+                    self.record(RepairKind::InvalidCharacter, self.pos..self.pos + 2);
+                    self.pos += 2;
+                }
+                0xEF if self.starts_with(self.pos, b"\xEF\xBB\xBF") => {
+                    self.record(RepairKind::InvalidCharacter, self.pos..self.pos + 3);
+                    self.pos += 3;
+                }
+                _ => return,
+            }
+        }
+    }
+
+    // ---- Value
+
+    fn step_value(&mut self, mode: &mut Mode) -> Result<(), Error> {
+        self.skip_ws();
+        let top = self.top_kind();
+        let Some(c) = self.peek() else {
+            // The value never started.
+            if top == Some(FrameKind::Object) {
+                self.drop_item();
+            }
+            self.close_all_at_end();
+            *mode = Mode::After;
+            return Ok(());
+        };
+        let in_member = top == Some(FrameKind::Object);
+        match c {
+            b',' | b'}' | b']' | b')' | b';' if in_member => {
+                self.out.extend_from_slice(b"null");
+                self.record(RepairKind::MissingValue, self.pos..self.pos);
+                *mode = Mode::After;
+                return Ok(());
+            }
+            b']' | b')' | b'}' if top.is_some() => {
+                // An array closing (right after `[` or a trailing comma) or a mismatch:
+                // the After step decides.
+                *mode = Mode::After;
+                if top == Some(FrameKind::Wrapper) && c == b')' {
+                    return Ok(());
+                }
+                return self.close_or_mismatch(c, mode);
+            }
+            b',' if top.is_some() => {
+                // `[1,,2]` or `[,1]`: a hole; drop the extra comma.
+                self.record(RepairKind::TrailingComma, self.pos..self.pos + 1);
+                self.pos += 1;
+                return Ok(());
+            }
+            _ => {}
+        }
+        if c == b'.' && self.starts_with(self.pos, b"...") {
+            return self.ellipsis(mode, 3);
+        }
+        if self.starts_with(self.pos, "\u{2026}".as_bytes()) {
+            return self.ellipsis(mode, 3);
+        }
+        if !in_member {
+            self.begin_item();
+        }
+        *mode = Mode::After;
+        self.string_end = None;
+        if let Some(q) = quote_at(self.src, self.pos) {
+            let ctx = if self.stack.is_empty() {
+                StrCtx::TopLevel
+            } else {
+                StrCtx::Value
+            };
+            return self.parse_string(q, ctx, false).map(|_| ());
+        }
+        match c {
+            b'{' => {
+                self.pos += 1;
+                self.open(FrameKind::Object, b"{")?;
+                *mode = Mode::Key;
+            }
+            b'[' => {
+                self.pos += 1;
+                self.open(FrameKind::Array, b"[")?;
+                *mode = Mode::Value;
+            }
+            b'(' => {
+                self.record(RepairKind::TupleToArray, self.pos..self.pos + 1);
+                self.pos += 1;
+                self.open(FrameKind::Tuple, b"[")?;
+                *mode = Mode::Value;
+            }
+            b'/' => self.parse_regex(),
+            _ => {
+                if self.parse_bare_value(mode)? {
+                    // A wrapper frame was opened.
+                    *mode = Mode::Value;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn ellipsis(&mut self, mode: &mut Mode, len: usize) -> Result<(), Error> {
+        let start = self.pos;
+        self.pos += len;
+        self.record(RepairKind::Ellipsis, start..self.pos);
+        if self.top_kind() == Some(FrameKind::Object) {
+            // `{"a": ...}`: drop the member.
+            self.drop_item();
+        }
+        *mode = Mode::After;
+        // Skip a comma after it, so `[1, ..., 2]` has no hole.
+        self.skip_ws();
+        if self.peek() == Some(b',') {
+            self.pos += 1;
+            *mode = if self.top_kind() == Some(FrameKind::Object) {
+                Mode::Key
+            } else {
+                Mode::Value
+            };
+        }
+        Ok(())
+    }
+
+    /// `/ab+c/i` → `"/ab+c/i"`.
+    fn parse_regex(&mut self) {
+        let start = self.pos;
+        let mut i = self.pos + 1;
+        while i < self.end && self.src[i] != b'/' && self.src[i] != b'\n' {
+            if self.src[i] == b'\\' {
+                i += 1;
+            }
+            i += 1;
+        }
+        let mut j = (i + 1).min(self.end);
+        while j < self.end && self.src[j].is_ascii_alphabetic() {
+            j += 1;
+        }
+        self.pos = j;
+        self.record(RepairKind::RegexLiteral, start..j);
+        let text = String::from_utf8_lossy(&self.src[start..j]).into_owned();
+        write_json_string(&mut self.out, &text);
+    }
+
+    /// A value that does not start with a quote or bracket: a number, a literal, a wrapper
+    /// call, or a bare word. Returns true when it opened a wrapper frame.
+    fn parse_bare_value(&mut self, mode: &mut Mode) -> Result<bool, Error> {
+        let b = self.src;
+        let start = self.pos;
+        // Wrapper call: `ObjectId("x")`, `NumberLong(5)`, `ISODate(…)`.
+        if is_ident_start(b[start]) {
+            let mut k = start;
+            while k < self.end
+                && (b[k].is_ascii_alphanumeric() || b[k] == b'_' || b[k] == b'$' || b[k] == b'.')
+            {
+                k += 1;
+            }
+            if k > start && self.byte(k) == Some(b'(') {
+                self.pos = k + 1;
+                self.record(RepairKind::Wrapper, start..k + 1);
+                self.open(FrameKind::Wrapper, b"")?;
+                *mode = Mode::Value;
+                return Ok(true);
+            }
+        }
+        // Number: a JSON number followed by a delimiter.
+        if matches!(b[start], b'-' | b'+' | b'.' | b'0'..=b'9') {
+            let end = scan_number(b, start, self.end);
+            let next = self.byte(end);
+            if end > start && self.ends_token(next) {
+                self.pos = end;
+                self.write_number(start, end);
+                return Ok(false);
+            }
+        }
+        // A bare token up to the next delimiter of this context.
+        let end = self.scan_bare(start);
+        let mut tok_end = end;
+        while tok_end > start && is_ws(b[tok_end - 1]) {
+            tok_end -= 1;
+        }
+        self.pos = end;
+        let tok = &b[start..tok_end];
+        if tok.is_empty() {
+            // A stray byte that cannot start anything: skip it.
+            self.pos = start + utf8_len(b[start]);
+            self.record(RepairKind::InvalidCharacter, start..self.pos);
+            self.drop_or_null();
+            return Ok(false);
+        }
+        let at_end = end >= self.end && self.end == self.src.len();
+        self.write_bare(tok, start..tok_end, at_end)?;
+        Ok(false)
+    }
+
+    /// After an unusable byte where a value was due: drop the element, or null the member.
+    fn drop_or_null(&mut self) {
+        match self.top_kind() {
+            Some(FrameKind::Object) => self.out.extend_from_slice(b"null"),
+            Some(_) => self.drop_item(),
+            None => {}
+        }
+    }
+
+    fn ends_token(&self, next: Option<u8>) -> bool {
+        match next {
+            None => true,
+            Some(c) => {
+                is_ws(c)
+                    || matches!(c, b',' | b'}' | b']' | b')' | b'/' | b'#' | b';')
+                    || (c == b':' && self.top_kind() == Some(FrameKind::Object))
+            }
+        }
+    }
+
+    /// End of a bare token: the context's separators, a line end, a quote, or a comment
+    /// that follows whitespace (so `http://x` stays whole).
+    fn scan_bare(&self, start: usize) -> usize {
+        let b = self.src;
+        let in_tuple = matches!(self.top_kind(), Some(FrameKind::Tuple | FrameKind::Wrapper));
+        let mut i = start;
+        while i < self.end {
+            let c = b[i];
+            match c {
+                b',' | b'}' | b']' | b'\n' | b'\r' | b'"' => break,
+                b')' if in_tuple => break,
+                b'/' | b'#' if i > start && is_ws(b[i - 1]) => {
+                    if c == b'#' || matches!(b.get(i + 1), Some(b'/' | b'*')) {
+                        break;
+                    }
+                    i += 1;
+                }
+                b'`' if self.starts_with(i, b"```") => break,
+                _ => i += 1,
+            }
+        }
+        i
+    }
+
+    fn write_number(&mut self, start: usize, end: usize) {
+        let lexeme = &self.src[start..end];
+        if is_json_number(lexeme) {
+            self.out.extend_from_slice(lexeme);
+            return;
+        }
+        let truncated = end >= self.src.len();
+        match parse_number_like(lexeme) {
+            Some(fixed) => {
+                if truncated && lexeme.len() > fixed.len() {
+                    self.mark_truncated();
+                } else {
+                    self.record(RepairKind::NumberFormat, start..end);
+                }
+                self.out.extend_from_slice(fixed.as_bytes());
+            }
+            None if truncated => {
+                // `-` or `+` cut off before any digit.
+                self.mark_truncated();
+                self.drop_item_or_member();
+            }
+            None => {
+                self.record(RepairKind::UnquotedValue, start..end);
+                write_json_string(&mut self.out, &String::from_utf8_lossy(lexeme));
+            }
+        }
+    }
+
+    fn drop_item_or_member(&mut self) {
+        self.drop_item();
+    }
+
+    fn write_bare(&mut self, tok: &[u8], span: Range<usize>, at_end: bool) -> Result<(), Error> {
+        let literal: Option<(&[u8], RepairKind)> = match tok {
+            b"true" | b"false" | b"null" => Some((tok, RepairKind::PythonLiteral)),
+            b"True" | b"TRUE" => Some((b"true", RepairKind::PythonLiteral)),
+            b"False" | b"FALSE" => Some((b"false", RepairKind::PythonLiteral)),
+            b"None" | b"none" | b"NULL" | b"Null" | b"nil" => {
+                Some((b"null", RepairKind::PythonLiteral))
+            }
+            b"undefined" => Some((b"null", RepairKind::Undefined)),
+            _ => None,
+        };
+        if let Some((text, kind)) = literal {
+            if text != tok {
+                self.record(kind, span);
+            }
+            self.out.extend_from_slice(text);
+            return Ok(());
+        }
+        if matches!(
+            tok,
+            b"NaN" | b"nan" | b"Infinity" | b"-Infinity" | b"+Infinity" | b"inf" | b"-inf"
+        ) {
+            let start = span.start;
+            self.record(RepairKind::NonFiniteNumber, span);
+            match self.options.non_finite {
+                NonFinite::Null => self.out.extend_from_slice(b"null"),
+                NonFinite::String => {
+                    write_json_string(&mut self.out, &String::from_utf8_lossy(tok))
+                }
+                NonFinite::Error => {
+                    return Err(Error::at(
+                        ErrorKind::NonFinite,
+                        std::str::from_utf8(self.src).unwrap_or(""),
+                        start,
+                    ))
+                }
+            }
+            return Ok(());
+        }
+        if at_end {
+            // A literal cut short: complete it; never the string "tru".
+            for (full, text) in [
+                (&b"true"[..], &b"true"[..]),
+                (b"false", b"false"),
+                (b"null", b"null"),
+                (b"True", b"true"),
+                (b"False", b"false"),
+                (b"None", b"null"),
+            ] {
+                if full.starts_with(tok) {
+                    self.mark_truncated();
+                    self.out.extend_from_slice(text);
+                    return Ok(());
+                }
+            }
+        }
+        self.record(RepairKind::UnquotedValue, span);
+        write_json_string(&mut self.out, &String::from_utf8_lossy(tok));
+        Ok(())
+    }
+
+    // ---- Key
+
+    fn step_key(&mut self, mode: &mut Mode) -> Result<(), Error> {
+        self.skip_ws();
+        let Some(c) = self.peek() else {
+            self.close_all_at_end();
+            *mode = Mode::After;
+            return Ok(());
+        };
+        match c {
+            b'}' => {
+                self.pos += 1;
+                self.close_top();
+                *mode = Mode::After;
+                return Ok(());
+            }
+            b',' | b';' => {
+                self.record(RepairKind::TrailingComma, self.pos..self.pos + 1);
+                self.pos += 1;
+                return Ok(());
+            }
+            b']' | b')' => {
+                *mode = Mode::After;
+                return self.close_or_mismatch(c, mode);
+            }
+            b'{' | b'[' => {
+                let below = self.stack.len().checked_sub(2).map(|i| self.stack[i].kind);
+                if matches!(below, Some(FrameKind::Array | FrameKind::Tuple)) {
+                    // `[{"a": 1, {"b": 2}]`: the object was never closed.
+                    self.record(RepairKind::MissingCloser, self.pos..self.pos);
+                    self.close_top();
+                    *mode = Mode::Value;
+                    return Ok(());
+                }
+                self.record(RepairKind::InvalidCharacter, self.pos..self.pos + 1);
+                self.pos += 1;
+                return Ok(());
+            }
+            b':' => {
+                // A value with no key: skip the colon; the value becomes garbage to skip.
+                self.record(RepairKind::InvalidCharacter, self.pos..self.pos + 1);
+                self.pos += 1;
+                return Ok(());
+            }
+            _ => {}
+        }
+        if c == b'.' && self.starts_with(self.pos, b"...") {
+            let start = self.pos;
+            self.pos += 3;
+            self.record(RepairKind::Ellipsis, start..self.pos);
+            return Ok(());
+        }
+        self.begin_item();
+        if let Some(q) = quote_at(self.src, self.pos) {
+            let complete = self.parse_string(q, StrCtx::Key, false)?;
+            if !complete {
+                // The key was cut: no key is invented.
+                self.drop_item();
+                self.close_all_at_end();
+                *mode = Mode::After;
+                return Ok(());
+            }
+        } else {
+            self.parse_unquoted_key();
+        }
+        *mode = Mode::Colon;
+        Ok(())
+    }
+
+    fn parse_unquoted_key(&mut self) {
+        let b = self.src;
+        let start = self.pos;
+        let mut i = start;
+        while i < self.end
+            && !matches!(
+                b[i],
+                b':' | b',' | b'{' | b'}' | b'[' | b']' | b'"' | b'\'' | b'\n' | b'\r' | b'='
+            )
+        {
+            i += 1;
+        }
+        let mut end = i;
+        while end > start && is_ws(b[end - 1]) {
+            end -= 1;
+        }
+        if end == start {
+            // Not even a key: a stray byte.
+            i = start + utf8_len(b[start]);
+            end = i;
+        }
+        self.pos = i;
+        self.record(RepairKind::UnquotedKey, start..end);
+        write_json_string(&mut self.out, &String::from_utf8_lossy(&b[start..end]));
+    }
+
+    // ---- Colon
+
+    fn step_colon(&mut self, mode: &mut Mode) -> Result<(), Error> {
+        self.skip_ws();
+        match self.peek() {
+            None => {
+                // A key with no value, at the end: drop it.
+                self.drop_item();
+                self.close_all_at_end();
+                *mode = Mode::After;
+            }
+            Some(b':') => {
+                self.out.push(b':');
+                self.pos += 1;
+                *mode = Mode::Value;
+            }
+            Some(b'=') => {
+                self.record(RepairKind::MissingColon, self.pos..self.pos + 1);
+                self.out.push(b':');
+                self.pos += 1;
+                *mode = Mode::Value;
+            }
+            Some(b',' | b'}' | b']') => {
+                self.record(RepairKind::MissingValue, self.pos..self.pos);
+                self.out.extend_from_slice(b":null");
+                *mode = Mode::After;
+            }
+            Some(_) => {
+                self.record(RepairKind::MissingColon, self.pos..self.pos);
+                self.out.push(b':');
+                *mode = Mode::Value;
+            }
+        }
+        Ok(())
+    }
+
+    // ---- After
+
+    fn step_after(&mut self, mode: &mut Mode) -> Result<(), Error> {
+        if self.stack.is_empty() {
+            return Ok(());
+        }
+        self.skip_ws();
+        let Some(c) = self.peek() else {
+            self.close_all_at_end();
+            return Ok(());
+        };
+        let top = self.top_kind();
+        match c {
+            b',' | b';' => {
+                let comma = self.pos;
+                self.pos += 1;
+                if c == b';' {
+                    self.record(RepairKind::MissingComma, comma..comma + 1);
+                }
+                if top == Some(FrameKind::Wrapper) {
+                    // Extra wrapper arguments (`Date(2020, 1)`): keep the first only.
+                    self.skip_to_paren();
+                    return Ok(());
+                }
+                self.skip_ws();
+                match self.peek() {
+                    Some(b'}' | b']' | b')') => {
+                        self.record(RepairKind::TrailingComma, comma..comma + 1);
+                    }
+                    None if self.end < self.src.len() => {
+                        self.record(RepairKind::TrailingComma, comma..comma + 1);
+                    }
+                    _ => {}
+                }
+                *mode = if top == Some(FrameKind::Object) {
+                    Mode::Key
+                } else {
+                    Mode::Value
+                };
+            }
+            b'}' | b']' | b')' => self.close_or_mismatch(c, mode)?,
+            b'+' => {
+                let plus = self.pos;
+                self.pos += 1;
+                self.skip_ws();
+                match quote_at(self.src, self.pos) {
+                    Some(q) if self.string_end == Some(self.out.len()) => {
+                        self.out.pop();
+                        self.record(RepairKind::Concatenation, plus..plus + 1);
+                        self.parse_string(q, StrCtx::Value, true)?;
+                    }
+                    _ => self.record(RepairKind::InvalidCharacter, plus..plus + 1),
+                }
+            }
+            b':' => {
+                // `["a": 1]` or a doubled colon: drop it.
+                self.record(RepairKind::InvalidCharacter, self.pos..self.pos + 1);
+                self.pos += 1;
+            }
+            _ => {
+                if self.starts_with(self.pos, b"...") {
+                    let start = self.pos;
+                    self.pos += 3;
+                    self.record(RepairKind::Ellipsis, start..self.pos);
+                    return Ok(());
+                }
+                // Something that starts the next item: the comma is missing.
+                self.record(RepairKind::MissingComma, self.pos..self.pos);
+                *mode = match top {
+                    Some(FrameKind::Object) => Mode::Key,
+                    Some(FrameKind::Wrapper) => {
+                        self.skip_to_paren();
+                        Mode::After
+                    }
+                    _ => Mode::Value,
+                };
+            }
+        }
+        Ok(())
+    }
+
+    /// Skip the rest of a wrapper's argument list up to its `)`.
+    fn skip_to_paren(&mut self) {
+        let start = self.pos;
+        let mut i = self.pos;
+        let mut in_str: Option<u8> = None;
+        while i < self.end {
+            let c = self.src[i];
+            match in_str {
+                Some(q) => {
+                    if c == b'\\' {
+                        i += 1;
+                    } else if c == q {
+                        in_str = None;
+                    }
+                }
+                None => match c {
+                    b'"' | b'\'' => in_str = Some(c),
+                    b')' | b'}' | b']' => break,
+                    _ => {}
+                },
+            }
+            i += 1;
+        }
+        self.pos = i.min(self.end);
+        self.record(RepairKind::Wrapper, start..self.pos);
+    }
+
+    /// A closer in After (or Value/Key) position: close the top frame if it matches; close
+    /// frames that were left open if a lower one matches; drop it if nothing matches.
+    fn close_or_mismatch(&mut self, c: u8, mode: &mut Mode) -> Result<(), Error> {
+        let wanted = |k: FrameKind| match k {
+            FrameKind::Object => c == b'}',
+            FrameKind::Array => c == b']',
+            FrameKind::Tuple | FrameKind::Wrapper => c == b')',
+        };
+        let Some(top) = self.top_kind() else {
+            return Ok(());
+        };
+        if wanted(top) {
+            self.pos += 1;
+            self.close_top();
+            *mode = Mode::After;
+            return Ok(());
+        }
+        if self.stack.iter().any(|f| wanted(f.kind)) {
+            self.record(RepairKind::MissingCloser, self.pos..self.pos);
+            self.close_top();
+            *mode = Mode::After;
+            return Ok(());
+        }
+        if top == FrameKind::Array && c == b')' {
+            // `[1, 2)`: a wrong closer for the array.
+            self.record(RepairKind::RedundantCloser, self.pos..self.pos + 1);
+            self.pos += 1;
+            self.close_top();
+            *mode = Mode::After;
+            return Ok(());
+        }
+        if self.stack.len() == 1 && matches!(c, b'}' | b']') {
+            // `{"a": [1, 2}` handled above; here `{"a": 1]`: the wrong closer ends it.
+            self.record(RepairKind::RedundantCloser, self.pos..self.pos + 1);
+            self.pos += 1;
+            self.close_top();
+            *mode = Mode::After;
+            return Ok(());
+        }
+        self.record(RepairKind::RedundantCloser, self.pos..self.pos + 1);
+        self.pos += 1;
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- strings
+
+    /// Parse a string opened by `q` at `self.pos` and write it as a JSON string (without the
+    /// opening quote when `continued`, for concatenation). Returns false when the input
+    /// ended inside it.
+    fn parse_string(&mut self, q: Quote, ctx: StrCtx, continued: bool) -> Result<bool, Error> {
+        let b = self.src;
+        let open = self.pos;
+        match q {
+            Quote::Double => {}
+            Quote::Single | Quote::Backtick => {
+                self.record(RepairKind::SingleQuotes, open..open + 1);
+            }
+            Quote::TypoDouble | Quote::TypoSingle => {
+                self.record(RepairKind::TypographicQuotes, open..open + 3);
+            }
+        }
+        self.pos += q.open_len();
+        if !continued {
+            self.out.push(b'"');
+        }
+        loop {
+            // Fast path: copy plain bytes.
+            let run_start = self.pos;
+            let mut i = self.pos;
+            while i < self.end && !STRING_SPECIAL[b[i] as usize] {
+                i += 1;
+            }
+            self.out.extend_from_slice(&b[run_start..i]);
+            self.pos = i;
+            if i >= self.end {
+                // The input ended inside the string.
+                if self.end < self.src.len() {
+                    // A closing fence cut it: close it here.
+                    self.record(RepairKind::MissingQuote, i..i);
+                } else {
+                    self.mark_truncated();
+                }
+                self.out.push(b'"');
+                self.string_end = Some(self.out.len());
+                return Ok(false);
+            }
+            let c = b[i];
+            if let Some(len) = q.close_at(b, i) {
+                match self.string_end_kind(q, i + len, ctx) {
+                    StrEnd::Close => {
+                        self.pos = i + len;
+                        self.out.push(b'"');
+                        self.string_end = Some(self.out.len());
+                        return Ok(true);
+                    }
+                    StrEnd::Unterminated => {
+                        // Trim the content's trailing spaces and one comma, close it here.
+                        while matches!(self.out.last(), Some(b' ' | b'\t')) {
+                            self.out.pop();
+                        }
+                        if self.out.last() == Some(&b',') {
+                            self.out.pop();
+                        }
+                        self.record(RepairKind::MissingQuote, i..i);
+                        self.out.push(b'"');
+                        self.string_end = Some(self.out.len());
+                        return Ok(true);
+                    }
+                    StrEnd::Inner => {
+                        self.record(RepairKind::InnerQuote, i..i + len);
+                        if len == 1 && c == b'"' {
+                            self.out.extend_from_slice(b"\\\"");
+                        } else {
+                            self.out.extend_from_slice(&b[i..i + len]);
+                        }
+                        self.pos = i + len;
+                        continue;
+                    }
+                }
+            }
+            match c {
+                b'\\' => self.parse_escape(q)?,
+                b'"' => {
+                    // A double quote inside a single-quoted string.
+                    self.out.extend_from_slice(b"\\\"");
+                    self.pos += 1;
+                }
+                b'\'' | b'`' | 0xE2 => {
+                    let len = if c == 0xE2 {
+                        utf8_len(c).min(self.end - i)
+                    } else {
+                        1
+                    };
+                    self.out.extend_from_slice(&b[i..i + len]);
+                    self.pos = i + len;
+                }
+                _ => {
+                    // A raw control character.
+                    self.record(RepairKind::ControlCharacter, i..i + 1);
+                    match c {
+                        b'\n' => self.out.extend_from_slice(b"\\n"),
+                        b'\r' => self.out.extend_from_slice(b"\\r"),
+                        b'\t' => self.out.extend_from_slice(b"\\t"),
+                        _ => {
+                            let hex = b"0123456789abcdef";
+                            self.out.extend_from_slice(b"\\u00");
+                            self.out.push(hex[(c >> 4) as usize]);
+                            self.out.push(hex[(c & 15) as usize]);
+                        }
+                    }
+                    self.pos += 1;
+                }
+            }
+        }
+    }
+
+    fn parse_escape(&mut self, q: Quote) -> Result<(), Error> {
+        let b = self.src;
+        let i = self.pos;
+        let Some(n) = self.byte(i + 1) else {
+            // A dangling backslash at the end: dropped.
+            self.pos = self.end;
+            return Ok(());
+        };
+        match n {
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
+                self.out.extend_from_slice(&b[i..i + 2]);
+                self.pos = i + 2;
+            }
+            b'\'' => {
+                if q != Quote::Single {
+                    self.record(RepairKind::InvalidEscape, i..i + 2);
+                }
+                self.out.push(b'\'');
+                self.pos = i + 2;
+            }
+            b'u' => self.parse_unicode_escape(),
+            b'x' if self.hex_digits(i + 2, 2) == Some(2) => {
+                self.record(RepairKind::InvalidEscape, i..i + 4);
+                self.out.extend_from_slice(b"\\u00");
+                self.out.extend_from_slice(&b[i + 2..i + 4]);
+                self.pos = i + 4;
+            }
+            _ => {
+                // Invalid escape: the backslash is content.
+                self.record(RepairKind::InvalidEscape, i..i + 1);
+                self.out.extend_from_slice(b"\\\\");
+                self.pos = i + 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Number of hex digits at `i` (up to `want`), None if the input ends first.
+    fn hex_digits(&self, i: usize, want: usize) -> Option<usize> {
+        for k in 0..want {
+            match self.byte(i + k) {
+                None => return None,
+                Some(c) if c.is_ascii_hexdigit() => {}
+                Some(_) => return Some(k),
+            }
+        }
+        Some(want)
+    }
+
+    fn parse_unicode_escape(&mut self) {
+        let b = self.src;
+        let i = self.pos;
+        match self.hex_digits(i + 2, 4) {
+            None => {
+                // `\u12` cut off at the end: dropped.
+                self.pos = self.end;
+            }
+            Some(4) => {
+                let unit = hex4(&b[i + 2..i + 6]);
+                if (0xD800..0xDC00).contains(&unit) {
+                    // A high surrogate needs a low one right after.
+                    let low = (self.byte(i + 6) == Some(b'\\') && self.byte(i + 7) == Some(b'u'))
+                        .then(|| self.hex_digits(i + 8, 4));
+                    match low {
+                        Some(Some(4)) if (0xDC00..0xE000).contains(&hex4(&b[i + 8..i + 12])) => {
+                            self.out.extend_from_slice(&b[i..i + 12]);
+                            self.pos = i + 12;
+                        }
+                        Some(None) => {
+                            // The pair was cut off at the end: drop the half.
+                            self.pos = self.end;
+                        }
+                        _ if i + 6 >= self.end && self.end == self.src.len() => {
+                            self.pos = self.end;
+                        }
+                        _ => {
+                            self.record(RepairKind::LoneSurrogate, i..i + 6);
+                            self.out.extend_from_slice(b"\\ufffd");
+                            self.pos = i + 6;
+                        }
+                    }
+                } else if (0xDC00..0xE000).contains(&unit) {
+                    self.record(RepairKind::LoneSurrogate, i..i + 6);
+                    self.out.extend_from_slice(b"\\ufffd");
+                    self.pos = i + 6;
+                } else {
+                    self.out.extend_from_slice(&b[i..i + 6]);
+                    self.pos = i + 6;
+                }
+            }
+            Some(_) => {
+                self.record(RepairKind::InvalidEscape, i..i + 2);
+                self.out.extend_from_slice(b"\\\\");
+                self.pos = i + 1;
+            }
+        }
+    }
+
+    /// Decide whether the quote just before `after` closes the string, from what follows.
+    fn string_end_kind(&self, q: Quote, after: usize, ctx: StrCtx) -> StrEnd {
+        let b = self.src;
+        let limit = self.end;
+        let mut j = after;
+        while j < limit && is_ws(b[j]) {
+            j += 1;
+        }
+        let Some(&c) = b.get(j).filter(|_| j < limit) else {
+            return StrEnd::Close;
+        };
+        match ctx {
+            StrCtx::TopLevel => StrEnd::Inner,
+            StrCtx::Key => {
+                // Keys end at their first quote unless a word continues right after it.
+                if j == after && (c.is_ascii_alphanumeric() || c == b'_') && q != Quote::Single {
+                    StrEnd::Inner
+                } else {
+                    StrEnd::Close
+                }
+            }
+            StrCtx::Value => self.value_string_end(q, after, j, c),
+        }
+    }
+
+    fn value_string_end(&self, q: Quote, after: usize, j: usize, c: u8) -> StrEnd {
+        let b = self.src;
+        let top = self.top_kind();
+        let in_object = top == Some(FrameKind::Object);
+        match c {
+            b'}' | b']' => return StrEnd::Close,
+            b')' if matches!(top, Some(FrameKind::Tuple | FrameKind::Wrapper)) => {
+                return StrEnd::Close
+            }
+            b':' if top.is_none() => return StrEnd::Close,
+            b'+' => {
+                let mut k = j + 1;
+                while k < self.end && is_ws(b[k]) {
+                    k += 1;
+                }
+                if quote_at(b, k).is_some() {
+                    return StrEnd::Close;
+                }
+            }
+            b'/' if matches!(b.get(j + 1), Some(b'/' | b'*')) && j > after => return StrEnd::Close,
+            b'`' if self.starts_with(j, b"```") => return StrEnd::Close,
+            b',' | b';' => {
+                if !in_object {
+                    return StrEnd::Close;
+                }
+                let mut k = j + 1;
+                while k < self.end && is_ws(b[k]) {
+                    k += 1;
+                }
+                if k >= self.end || matches!(b[k], b'}' | b']') || self.key_follows(k) {
+                    return StrEnd::Close;
+                }
+                return StrEnd::Inner;
+            }
+            _ => {}
+        }
+        if in_object {
+            // Missing comma before the next key: `"a": "x"\n "b": 1`.
+            if j > after && self.key_follows(j) {
+                return StrEnd::Close;
+            }
+        } else if j > after && (quote_at(b, j).is_some() || matches!(c, b'{' | b'[')) {
+            // Missing comma between elements: `["x" "y"]`.
+            return StrEnd::Close;
+        }
+        // `{"a": "x, "b": 2}`: this quote opens the next key, so the string lost its closing
+        // quote before the separator that precedes it.
+        let quote = after - 1;
+        if in_object && q == Quote::Double && self.key_follows(quote) && self.after_separator(quote)
+        {
+            return StrEnd::Unterminated;
+        }
+        StrEnd::Inner
+    }
+
+    /// Whether the bytes before `i` (spaces aside) end with a comma or a line break.
+    fn after_separator(&self, i: usize) -> bool {
+        let b = self.src;
+        let mut k = i;
+        while k > 0 && matches!(b[k - 1], b' ' | b'\t') {
+            k -= 1;
+        }
+        k > 0 && matches!(b[k - 1], b',' | b'\n')
+    }
+
+    /// Whether a key (`"k":`, `'k':`, `k:`) starts at `k`.
+    fn key_follows(&self, k: usize) -> bool {
+        let b = self.src;
+        if let Some(q) = quote_at(b, k) {
+            return match self.scan_quoted(k, q, LOOKAHEAD) {
+                Some(after) => {
+                    let mut m = after;
+                    while m < self.end && is_ws(b[m]) {
+                        m += 1;
+                    }
+                    m < self.end && b[m] == b':'
+                }
+                None => false,
+            };
+        }
+        if k < self.end && is_ident_start(b[k]) {
+            let limit = (k + 64).min(self.end);
+            let mut m = k;
+            while m < limit && (is_ident(b[m]) || b[m] == b' ') {
+                m += 1;
+            }
+            return m < self.end && b[m] == b':' && b.get(m + 1) != Some(&b'/');
+        }
+        false
+    }
+
+    /// The offset just past a quoted run starting at `k` (escapes honoured), if it closes
+    /// within `max` bytes.
+    fn scan_quoted(&self, k: usize, q: Quote, max: usize) -> Option<usize> {
+        let b = self.src;
+        let limit = (k + max).min(self.end);
+        let mut i = k + q.open_len();
+        while i < limit {
+            if b[i] == b'\\' {
+                i += 2;
+                continue;
+            }
+            if b[i] == b'\n' {
+                return None;
+            }
+            if let Some(len) = q.close_at(b, i) {
+                return Some(i + len);
+            }
+            i += 1;
+        }
+        None
+    }
+}
+
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0xF0..=0xF7 => 4,
+        0xE0..=0xEF => 3,
+        0xC0..=0xDF => 2,
+        _ => 1,
+    }
+}
+
+fn hex4(h: &[u8]) -> u32 {
+    h.iter().fold(0, |acc, &c| {
+        acc * 16
+            + match c {
+                b'0'..=b'9' => (c - b'0') as u32,
+                b'a'..=b'f' => (c - b'a' + 10) as u32,
+                b'A'..=b'F' => (c - b'A' + 10) as u32,
+                _ => 0,
+            }
+    })
+}
+
+/// The end of a number-like run at `start`: sign, digits, `.`, exponent, hex digits, `_`.
+fn scan_number(b: &[u8], start: usize, end: usize) -> usize {
+    let mut i = start;
+    if i < end && matches!(b[i], b'-' | b'+') {
+        i += 1;
+    }
+    while i < end {
+        match b[i] {
+            b'0'..=b'9' | b'.' | b'_' => i += 1,
+            b'e' | b'E' => {
+                i += 1;
+                if i < end && matches!(b[i], b'-' | b'+') {
+                    i += 1;
+                }
+            }
+            b'x' | b'X'
+                if i == start + 1 || (i == start + 2 && matches!(b[start], b'-' | b'+')) =>
+            {
+                i += 1;
+                while i < end && b[i].is_ascii_hexdigit() {
+                    i += 1;
+                }
+                return i;
+            }
+            _ => break,
+        }
+    }
+    i
+}
+
+/// Strict RFC 8259 number grammar.
+fn is_json_number(s: &[u8]) -> bool {
+    let mut i = 0;
+    if s.first() == Some(&b'-') {
+        i += 1;
+    }
+    match s.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            while s.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+        }
+        _ => return false,
+    }
+    if s.get(i) == Some(&b'.') {
+        i += 1;
+        let d = i;
+        while s.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == d {
+            return false;
+        }
+    }
+    if matches!(s.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(s.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let d = i;
+        while s.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == d {
+            return false;
+        }
+    }
+    i == s.len()
+}
+
+/// A number JSON does not allow, rewritten: `+1` → `1`, `.5` → `0.5`, `1.` → `1`, `1e` →
+/// `1`, `0x1F` → `31`, `1_000` → `1000`. None when it is not a number at all (`1.2.3`, `-`)
+/// or when rewriting would lose what it says (`007`: kept by the caller as a string).
+fn parse_number_like(s: &[u8]) -> Option<String> {
+    let (neg, body) = match s.first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    if body.is_empty() {
+        return None;
+    }
+    let sign = if neg { "-" } else { "" };
+    if body.len() > 2 && (body.starts_with(b"0x") || body.starts_with(b"0X")) {
+        let hex = std::str::from_utf8(&body[2..]).ok()?;
+        let v = u64::from_str_radix(hex, 16).ok()?;
+        return Some(format!("{sign}{v}"));
+    }
+    let cleaned: Vec<u8> = if body.contains(&b'_') {
+        // Digit separators only between digits.
+        let ok = body.windows(2).all(|w| {
+            !(w[0] == b'_' || w[1] == b'_') || (w[0].is_ascii_digit() || w[1].is_ascii_digit())
+        }) && body.first().is_some_and(u8::is_ascii_digit)
+            && body.last().is_some_and(u8::is_ascii_digit);
+        if !ok {
+            return None;
+        }
+        body.iter().copied().filter(|&c| c != b'_').collect()
+    } else {
+        body.to_vec()
+    };
+    let body = &cleaned[..];
+    // Split mantissa / exponent.
+    let (mant, exp) = match body.iter().position(|&c| c == b'e' || c == b'E') {
+        Some(p) => (&body[..p], Some(&body[p + 1..])),
+        None => (body, None),
+    };
+    let (int, frac) = match mant.iter().position(|&c| c == b'.') {
+        Some(p) => (&mant[..p], Some(&mant[p + 1..])),
+        None => (mant, None),
+    };
+    if !int.iter().all(u8::is_ascii_digit) || !frac.is_none_or(|f| f.iter().all(u8::is_ascii_digit))
+    {
+        return None;
+    }
+    if int.is_empty() && frac.is_none_or(|f| f.is_empty()) {
+        return None;
+    }
+    if int.len() > 1 && int[0] == b'0' {
+        return None;
+    }
+    let mut out = String::from(sign);
+    out.push_str(if int.is_empty() {
+        "0"
+    } else {
+        std::str::from_utf8(int).ok()?
+    });
+    if let Some(f) = frac.filter(|f| !f.is_empty()) {
+        out.push('.');
+        out.push_str(std::str::from_utf8(f).ok()?);
+    }
+    if let Some(e) = exp {
+        let (esign, digits) = match e.first() {
+            Some(b'-') => ("-", &e[1..]),
+            Some(b'+') => ("+", &e[1..]),
+            _ => ("", e),
+        };
+        if !digits.is_empty() {
+            if !digits.iter().all(u8::is_ascii_digit) {
+                return None;
+            }
+            out.push('e');
+            out.push_str(esign);
+            out.push_str(std::str::from_utf8(digits).ok()?);
+        }
+    }
+    Some(out)
+}
+
+/// Write `s` as a JSON string.
+pub(crate) fn write_json_string(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
+    for &c in s.as_bytes() {
+        match c {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            0..=0x1F => {
+                let hex = b"0123456789abcdef";
+                out.extend_from_slice(b"\\u00");
+                out.push(hex[(c >> 4) as usize]);
+                out.push(hex[(c & 15) as usize]);
+            }
+            _ => out.push(c),
+        }
+    }
+    out.push(b'"');
 }
