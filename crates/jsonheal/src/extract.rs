@@ -1,1 +1,559 @@
-//! (being written)
+//! Pick the JSON answer out of an LLM reply.
+//!
+//! A reply is prose, reasoning, code fences and JSON in any mix. [`candidates`] lists every
+//! value a reader could mean, best first; [`extract`] takes the first; [`crate::heal`] takes
+//! the first that validates against a schema.
+//!
+//! # The reader's rule (the order of [`candidates`])
+//!
+//! Reasoning is skipped first: everything up to the last closed `<think>`, `<thinking>` or
+//! `<reasoning>` block, and everything up to the last line that starts with a
+//! `final answer` marker (`Final answer:`, `**Final Answer**`, `## Final answer`). What is
+//! left is the *answer*. Then, best first:
+//!
+//! 1. **`Whole`**: the answer is itself one JSON document (perhaps broken or cut off; the
+//!    repair engine fixes it), with no prose or fence around it.
+//! 2. **`Fence(i)`**: fenced blocks (```` ``` ````, ```` ```json ````, `~~~`; `i` counts
+//!    fences from 0 in the reply). Blocks tagged `json` (or `jsonc`, `json5`) first, then
+//!    untagged ones, then those tagged with another language; within each group the **last**
+//!    block first, since a reply that shows an example and then the answer ends with the
+//!    answer. An unclosed last fence runs to the end of the reply (cut-off output).
+//! 3. **`Span`**: balanced `{…}` and `[…]` in the prose outside fences (string-aware, one
+//!    linear scan). Spans that are already valid JSON come before spans that needed repairs;
+//!    within each group the last first. When a stray bracket in the prose never closes, the
+//!    values directly inside it are still found.
+//! 4. **`Repaired`**: what the repair engine makes of the whole answer (missing braces,
+//!    several values, truncation).
+//!
+//! The same value found twice is listed once, under its first source. At most
+//! [`MAX_CANDIDATES`] candidates are listed. A candidate whose repairs include
+//! [`crate::RepairKind::Truncated`] has `truncated` set.
+
+use std::ops::Range;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::error::Error;
+use crate::{Repair, RepairKind};
+
+/// The most candidates [`candidates`] returns (and the repair engine runs at most four times
+/// that, on disjoint or nested parts of the reply, so the whole stays linear).
+pub const MAX_CANDIDATES: usize = 16;
+
+/// Where in the reply a candidate value came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CandidateSource {
+    /// The whole answer is the JSON document.
+    Whole,
+    /// The fenced block with this index (0 = first fence in the reply).
+    Fence(usize),
+    /// A balanced `{…}` or `[…]` found in the prose.
+    Span,
+    /// The repair engine's reading of the whole answer.
+    Repaired,
+}
+
+impl std::fmt::Display for CandidateSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CandidateSource::Whole => f.write_str("whole"),
+            CandidateSource::Fence(i) => write!(f, "fence {i}"),
+            CandidateSource::Span => f.write_str("span"),
+            CandidateSource::Repaired => f.write_str("repaired"),
+        }
+    }
+}
+
+/// One value a reader could mean.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    pub source: CandidateSource,
+    /// The bytes of the reply the value was read from.
+    pub span: Range<usize>,
+    pub value: Value,
+    /// Repairs made, with offsets into the whole reply, in input order (including the
+    /// prose, fences and reasoning left out).
+    pub repairs: Vec<Repair>,
+    /// The value was cut off and completed by the repair engine.
+    pub truncated: bool,
+}
+
+/// The answer [`extract`] picked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Extracted {
+    pub value: Value,
+    pub source: CandidateSource,
+    /// The bytes of the reply the value was read from.
+    pub span: Range<usize>,
+    pub repairs: Vec<Repair>,
+}
+
+impl Extracted {
+    /// Whether the value was cut off and completed.
+    pub fn is_truncated(&self) -> bool {
+        self.repairs.iter().any(|r| r.kind == RepairKind::Truncated)
+    }
+}
+
+/// The value a reader would pick (the first of [`candidates`]); `ErrorKind::NoJson` when the
+/// reply holds none.
+pub fn extract(text: &str) -> Result<Extracted, Error> {
+    candidates(text)
+        .into_iter()
+        .next()
+        .map(|c| Extracted {
+            value: c.value,
+            source: c.source,
+            span: c.span,
+            repairs: c.repairs,
+        })
+        .ok_or_else(Error::no_json)
+}
+
+/// Every value a reader could mean, best first (see the module documentation for the rule).
+pub fn candidates(text: &str) -> Vec<Candidate> {
+    let answer_start = answer_start(text);
+    let answer = &text[answer_start..];
+    let fences = find_fences(answer, answer_start);
+
+    let mut out: Vec<Candidate> = Vec::new();
+    let mut engine_runs = 0;
+    let context = Context { text, answer_start };
+
+    // The whole answer, through the engine: first if it is a bare document, last otherwise.
+    let whole = run(&context, answer_start..text.len(), &mut engine_runs);
+    let whole_is_bare = whole.as_ref().is_some_and(|(_, repairs)| {
+        !repairs.iter().any(|r| {
+            matches!(
+                r.kind,
+                RepairKind::StrippedProse
+                    | RepairKind::StrippedFence
+                    | RepairKind::SkippedReasoning
+            )
+        })
+    });
+    let whole_truncated = whole
+        .as_ref()
+        .is_some_and(|(_, repairs)| repairs.iter().any(|r| r.kind == RepairKind::Truncated));
+    let (mut whole, mut repaired) = if whole_is_bare {
+        (whole, None)
+    } else {
+        (None, whole)
+    };
+    if let Some((value, repairs)) = whole.take() {
+        push(
+            &mut out,
+            &context,
+            CandidateSource::Whole,
+            answer_start..text.len(),
+            value,
+            repairs,
+        );
+    }
+
+    // Fences: json-tagged, untagged, other languages; last first within each.
+    let mut ranked: Vec<&Fence> = fences.iter().collect();
+    ranked.sort_by_key(|f| (f.rank, std::cmp::Reverse(f.index)));
+    for fence in ranked {
+        if out.len() >= MAX_CANDIDATES {
+            break;
+        }
+        if let Some((value, mut repairs)) = run(&context, fence.content.clone(), &mut engine_runs) {
+            repairs.push(Repair {
+                kind: RepairKind::StrippedFence,
+                span: fence.open.clone(),
+            });
+            if let Some(close) = &fence.close {
+                repairs.push(Repair {
+                    kind: RepairKind::StrippedFence,
+                    span: close.clone(),
+                });
+            }
+            let outer = fence.open.start..fence.close.as_ref().map_or(text.len(), |c| c.end);
+            add_prose(text, answer_start, outer, &mut repairs);
+            push(
+                &mut out,
+                &context,
+                CandidateSource::Fence(fence.index),
+                fence.content.clone(),
+                value,
+                repairs,
+            );
+        }
+    }
+
+    // Spans in the prose between fences.
+    let mut spans = Vec::new();
+    let mut fallback = Vec::new();
+    let mut from = answer_start;
+    for fence in &fences {
+        scan_spans(text, from..fence.open.start, &mut spans, &mut fallback);
+        from = fence.close.as_ref().map_or(text.len(), |c| c.end);
+    }
+    scan_spans(text, from..text.len(), &mut spans, &mut fallback);
+    // A cut-off bare document holds complete inner values; they are not answers.
+    if !(whole_is_bare && whole_truncated) {
+        spans.extend(fallback);
+    }
+    let mut clean = Vec::new();
+    let mut fixed = Vec::new();
+    for span in spans.into_iter().rev() {
+        if out.len() + clean.len() >= MAX_CANDIDATES || engine_runs >= 4 * MAX_CANDIDATES {
+            break;
+        }
+        if let Some((value, mut repairs)) = run(&context, span.clone(), &mut engine_runs) {
+            let was_clean = repairs.is_empty();
+            add_prose(text, answer_start, span.clone(), &mut repairs);
+            let entry = (span, value, repairs);
+            if was_clean {
+                clean.push(entry);
+            } else {
+                fixed.push(entry);
+            }
+        }
+    }
+    for (span, value, repairs) in clean.into_iter().chain(fixed) {
+        push(
+            &mut out,
+            &context,
+            CandidateSource::Span,
+            span,
+            value,
+            repairs,
+        );
+    }
+
+    if let Some((value, repairs)) = repaired.take() {
+        push(
+            &mut out,
+            &context,
+            CandidateSource::Repaired,
+            answer_start..text.len(),
+            value,
+            repairs,
+        );
+    }
+    out.truncate(MAX_CANDIDATES);
+    out
+}
+
+struct Context<'t> {
+    text: &'t str,
+    answer_start: usize,
+}
+
+/// Run the repair engine on `range` of the reply; repairs come back with reply offsets.
+fn run(
+    context: &Context<'_>,
+    range: Range<usize>,
+    engine_runs: &mut usize,
+) -> Option<(Value, Vec<Repair>)> {
+    let slice = context.text.get(range.clone())?;
+    if slice.trim().is_empty() {
+        return None;
+    }
+    *engine_runs += 1;
+    let repaired = crate::repair(slice).ok()?;
+    let value = repaired.value().ok()?;
+    let repairs = repaired
+        .repairs
+        .into_iter()
+        .map(|r| Repair {
+            kind: r.kind,
+            span: r.span.start + range.start..r.span.end + range.start,
+        })
+        .collect();
+    Some((value, repairs))
+}
+
+/// Add a candidate unless its value is already listed; note the reasoning skipped.
+fn push(
+    out: &mut Vec<Candidate>,
+    context: &Context<'_>,
+    source: CandidateSource,
+    span: Range<usize>,
+    value: Value,
+    mut repairs: Vec<Repair>,
+) {
+    if out.len() >= MAX_CANDIDATES || out.iter().any(|c| c.value == value) {
+        return;
+    }
+    if context.answer_start > 0 {
+        repairs.push(Repair {
+            kind: RepairKind::SkippedReasoning,
+            span: 0..context.answer_start,
+        });
+    }
+    repairs.sort_by_key(|r| (r.span.start, r.span.end));
+    let truncated = repairs.iter().any(|r| r.kind == RepairKind::Truncated);
+    out.push(Candidate {
+        source,
+        span,
+        value,
+        repairs,
+        truncated,
+    });
+}
+
+/// Record the prose around `kept` (within the answer) as stripped, where there is any.
+fn add_prose(text: &str, answer_start: usize, kept: Range<usize>, repairs: &mut Vec<Repair>) {
+    let before = answer_start..kept.start.max(answer_start);
+    let after = kept.end.min(text.len())..text.len();
+    for range in [before, after] {
+        if text
+            .get(range.clone())
+            .is_some_and(|s| !s.trim().is_empty())
+        {
+            repairs.push(Repair {
+                kind: RepairKind::StrippedProse,
+                span: range,
+            });
+        }
+    }
+}
+
+const REASONING_CLOSERS: &[&str] = &["</think>", "</thinking>", "</reasoning>"];
+
+/// Where the answer starts: after the last closed reasoning block, then after the last line
+/// that starts with a "final answer" marker.
+fn answer_start(text: &str) -> usize {
+    // ASCII lowering keeps every byte offset.
+    let lower = text.to_ascii_lowercase();
+    let mut start = REASONING_CLOSERS
+        .iter()
+        .filter_map(|closer| lower.rfind(closer).map(|at| at + closer.len()))
+        .max()
+        .unwrap_or(0);
+    let marker = "final answer";
+    let mut search_end = lower.len();
+    while let Some(at) = lower[start..search_end].rfind(marker).map(|i| i + start) {
+        let line_start = lower[..at].rfind('\n').map_or(0, |i| i + 1);
+        let lead = &lower[line_start..at];
+        if lead
+            .chars()
+            .all(|c| matches!(c, ' ' | '\t' | '#' | '*' | '_' | '>'))
+        {
+            let mut end = at + marker.len();
+            let bytes = lower.as_bytes();
+            while end < bytes.len()
+                && matches!(bytes[end], b':' | b'*' | b'_' | b' ' | b'\t' | b'-')
+            {
+                end += 1;
+            }
+            start = end;
+            break;
+        }
+        search_end = at;
+    }
+    start
+}
+
+/// A fenced block of the reply.
+struct Fence {
+    index: usize,
+    /// 0: tagged json; 1: untagged; 2: another language.
+    rank: u8,
+    /// The opening marker with its info string.
+    open: Range<usize>,
+    content: Range<usize>,
+    /// The closing marker; `None` when the reply ends inside the fence.
+    close: Option<Range<usize>>,
+}
+
+/// Find fences (```` ``` ```` or `~~~`, three or more) in `answer`, whose offset in the reply
+/// is `base`. Markers pair up in order: open, close, open, close.
+fn find_fences(answer: &str, base: usize) -> Vec<Fence> {
+    let bytes = answer.as_bytes();
+    let mut fences = Vec::new();
+    let mut i = 0;
+    while let Some(rel) = memchr::memchr2(b'`', b'~', &bytes[i..]) {
+        let at = i + rel;
+        let ch = bytes[at];
+        let run = bytes[at..].iter().take_while(|&&b| b == ch).count();
+        if run < 3 {
+            i = at + run;
+            continue;
+        }
+        // The info string: the rest of the line, if it is a single word.
+        let after = at + run;
+        let line_end = memchr::memchr(b'\n', &bytes[after..]).map_or(bytes.len(), |e| after + e);
+        let info = answer[after..line_end].trim();
+        let single_word = info
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "+-_.".contains(c));
+        // After an info string (or none), the content starts on the next line; otherwise the
+        // fence is inline and the content starts right after the marker.
+        let (content_start, tag) = if single_word {
+            ((line_end + 1).min(bytes.len()), info.to_ascii_lowercase())
+        } else {
+            (after, String::new())
+        };
+        let rank = match tag.as_str() {
+            "json" | "jsonc" | "json5" | "jsonl" => 0,
+            "" => 1,
+            _ => 2,
+        };
+        // The closer: the next run of at least `run` of the same character.
+        let mut j = content_start;
+        let mut close = None;
+        while let Some(rel) = memchr::memchr(ch, &bytes[j..]) {
+            let c_at = j + rel;
+            let c_run = bytes[c_at..].iter().take_while(|&&b| b == ch).count();
+            if c_run >= run {
+                close = Some(c_at..c_at + c_run);
+                break;
+            }
+            j = c_at + c_run;
+        }
+        let content_end = close.as_ref().map_or(bytes.len(), |c| c.start);
+        fences.push(Fence {
+            index: fences.len(),
+            rank,
+            open: base + at..base + content_start,
+            content: base + content_start..base + content_end,
+            close: close.as_ref().map(|c| base + c.start..base + c.end),
+        });
+        match close {
+            Some(c) => i = c.end,
+            None => break,
+        }
+    }
+    fences
+}
+
+/// Balanced `{…}` / `[…]` spans in `range` of `text`: the outermost complete ones go to
+/// `spans`; when the range ends inside an unclosed bracket, the complete values directly
+/// inside it go to `fallback`. Quotes count only inside brackets (prose has apostrophes);
+/// a closer that does not match drops what was open (it was prose).
+fn scan_spans(
+    text: &str,
+    range: Range<usize>,
+    spans: &mut Vec<Range<usize>>,
+    fallback: &mut Vec<Range<usize>>,
+) {
+    let Some(slice) = text.get(range.clone()) else {
+        return;
+    };
+    let bytes = slice.as_bytes();
+    let mut stack: Vec<(u8, usize)> = Vec::new();
+    let mut inner: Vec<Range<usize>> = Vec::new();
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' if !stack.is_empty() => in_string = true,
+            b'{' | b'[' => stack.push((b, i)),
+            b'}' | b']' => {
+                let Some(&(open, start)) = stack.last() else {
+                    continue;
+                };
+                if (open == b'{') != (b == b'}') {
+                    stack.clear();
+                    inner.clear();
+                    continue;
+                }
+                stack.pop();
+                let found = range.start + start..range.start + i + 1;
+                match stack.len() {
+                    0 => {
+                        inner.clear();
+                        if worth_trying(&bytes[start..=i]) {
+                            spans.push(found);
+                        }
+                    }
+                    1 => inner.push(found),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    if !stack.is_empty() {
+        fallback.extend(inner);
+    }
+}
+
+/// Whether a bracketed span of prose could be a JSON answer: objects always; arrays only if
+/// they hold something structured (a string, a container or several items), so that
+/// citations like `[1]` are not taken for answers.
+fn worth_trying(span: &[u8]) -> bool {
+    span.first() == Some(&b'{')
+        || span
+            .get(1..span.len().saturating_sub(1))
+            .is_some_and(|inside| {
+                inside.trim_ascii().is_empty()
+                    || inside
+                        .iter()
+                        .any(|b| matches!(b, b'"' | b'{' | b'[' | b','))
+            })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_answer_start_after_reasoning_and_markers() {
+        assert_eq!(answer_start("{\"a\":1}"), 0);
+        let t = "<think>x</think> {\"a\":1}";
+        assert_eq!(&t[answer_start(t)..], " {\"a\":1}");
+        let t = "I think...\n**Final answer:** {\"a\":1}";
+        assert_eq!(&t[answer_start(t)..], "{\"a\":1}");
+        // "final answer" inside a value is not a marker.
+        let t = "{\"t\": \"the final answer\"}";
+        assert_eq!(answer_start(t), 0);
+    }
+
+    #[test]
+    fn scans_spans_string_aware() {
+        let text = r#"see {"a": "}"} and [1, 2] and [3] and {"b": [1]}"#;
+        let mut spans = Vec::new();
+        let mut fallback = Vec::new();
+        scan_spans(text, 0..text.len(), &mut spans, &mut fallback);
+        let got: Vec<&str> = spans.iter().map(|r| &text[r.clone()]).collect();
+        assert_eq!(got, vec![r#"{"a": "}"}"#, "[1, 2]", r#"{"b": [1]}"#]);
+        assert!(fallback.is_empty());
+    }
+
+    #[test]
+    fn stray_opener_keeps_inner_values_as_fallback() {
+        let text = r#"Note { see below. {"a": 1}"#;
+        let mut spans = Vec::new();
+        let mut fallback = Vec::new();
+        scan_spans(text, 0..text.len(), &mut spans, &mut fallback);
+        assert!(spans.is_empty());
+        let got: Vec<&str> = fallback.iter().map(|r| &text[r.clone()]).collect();
+        assert_eq!(got, vec![r#"{"a": 1}"#]);
+    }
+
+    #[test]
+    fn finds_fences_with_tags_and_unclosed_tail() {
+        let text = "a ```json\n{\"a\":1}\n``` b ~~~\n[1]\n~~~ c ```python\nx\n``` d ```\n{\"z\"";
+        let fences = find_fences(text, 0);
+        let got: Vec<(u8, &str, bool)> = fences
+            .iter()
+            .map(|f| (f.rank, &text[f.content.clone()], f.close.is_some()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (0, "{\"a\":1}\n", true),
+                (1, "[1]\n", true),
+                (2, "x\n", true),
+                (1, "{\"z\"", false)
+            ]
+        );
+    }
+}

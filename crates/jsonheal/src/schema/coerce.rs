@@ -1,0 +1,579 @@
+//! Schema-guided coercion: shape a value to its schema where the intent is clear, and log
+//! every step.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::render;
+use super::Schema;
+
+/// Which coercions [`coerce`] may make. All on by default; [`CoerceOptions::none`] turns all
+/// off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CoerceOptions {
+    /// `"42"` → `42` where the schema wants a number or an integer.
+    pub strings_to_numbers: bool,
+    /// `"true"` → `true` (any case, surrounding whitespace ignored) where it wants a boolean.
+    pub strings_to_booleans: bool,
+    /// `42` → `"42"` where it wants a string.
+    pub numbers_to_strings: bool,
+    /// `x` → `[x]` where it wants an array (never for `null`).
+    pub wrap_in_array: bool,
+    /// `[x]` → `x` where it wants `x`'s type (an object, typically) and not an array.
+    pub unwrap_single_array: bool,
+    /// An enum or const string matched ignoring case and surrounding whitespace.
+    pub enum_case: bool,
+    /// A key matched to a missing required property ignoring case and `snake_case` /
+    /// `camelCase` / `kebab-case` differences.
+    pub key_case: bool,
+    /// `null` for a missing required property whose schema explicitly allows null.
+    pub null_for_missing: bool,
+}
+
+impl Default for CoerceOptions {
+    fn default() -> CoerceOptions {
+        CoerceOptions {
+            strings_to_numbers: true,
+            strings_to_booleans: true,
+            numbers_to_strings: true,
+            wrap_in_array: true,
+            unwrap_single_array: true,
+            enum_case: true,
+            key_case: true,
+            null_for_missing: true,
+        }
+    }
+}
+
+impl CoerceOptions {
+    /// No coercion at all: the value is validated as it is.
+    pub fn none() -> CoerceOptions {
+        CoerceOptions {
+            strings_to_numbers: false,
+            strings_to_booleans: false,
+            numbers_to_strings: false,
+            wrap_in_array: false,
+            unwrap_single_array: false,
+            enum_case: false,
+            key_case: false,
+            null_for_missing: false,
+        }
+    }
+}
+
+/// One kind of coercion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CoercionKind {
+    StringToNumber,
+    StringToBoolean,
+    NumberToString,
+    WrapInArray,
+    UnwrapSingleArray,
+    EnumCase,
+    KeyCase,
+    NullForMissing,
+}
+
+impl CoercionKind {
+    /// The stable snake_case name (`string_to_number`).
+    pub fn name(self) -> &'static str {
+        match self {
+            CoercionKind::StringToNumber => "string_to_number",
+            CoercionKind::StringToBoolean => "string_to_boolean",
+            CoercionKind::NumberToString => "number_to_string",
+            CoercionKind::WrapInArray => "wrap_in_array",
+            CoercionKind::UnwrapSingleArray => "unwrap_single_array",
+            CoercionKind::EnumCase => "enum_case",
+            CoercionKind::KeyCase => "key_case",
+            CoercionKind::NullForMissing => "null_for_missing",
+        }
+    }
+}
+
+impl std::fmt::Display for CoercionKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One coercion: where, what kind, and the value (or key) before and after, rendered short.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Coercion {
+    /// JSON pointer to the coerced value, after the coercion (for `key_case`, the new key).
+    pub path: String,
+    pub kind: CoercionKind,
+    /// What was there (`"42"`, the old key); `None` for an added property.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// What is there now.
+    pub to: String,
+}
+
+/// Values nested deeper than this are left as they are (validation still sees them).
+const MAX_DEPTH: usize = 128;
+/// `$ref` chains longer than this are not followed.
+const MAX_REF_HOPS: usize = 16;
+
+/// Shape `value` to `schema` where the intent is clear, and return what was done, in order.
+/// Only what `opts` allows is done; a value already valid is left untouched.
+pub fn coerce(value: &mut Value, schema: &Schema, opts: &CoerceOptions) -> Vec<Coercion> {
+    if *opts == CoerceOptions::none() || schema.is_valid(value) {
+        return Vec::new();
+    }
+    let mut walker = Walker {
+        schema,
+        root: schema.raw(),
+        opts,
+        log: Vec::new(),
+    };
+    walker.walk(value, schema.raw(), String::new(), "", 0);
+    walker.log
+}
+
+struct Walker<'a> {
+    schema: &'a Schema,
+    root: &'a Value,
+    opts: &'a CoerceOptions,
+    log: Vec<Coercion>,
+}
+
+/// A subschema and its JSON pointer in the root schema.
+type Node<'a> = (&'a Value, String);
+
+/// What applies at one place in the value: the subschema, the `$ref` targets and `allOf`
+/// members it pulls in, merged (the first to say something wins, `required` is a union).
+#[derive(Default)]
+struct View<'a> {
+    types: Option<Vec<&'a str>>,
+    enum_values: Option<&'a Vec<Value>>,
+    constant: Option<&'a Value>,
+    properties: Vec<(&'a str, Node<'a>)>,
+    required: Vec<&'a str>,
+    additional: Option<Node<'a>>,
+    items: Option<Node<'a>>,
+    prefix: Vec<Node<'a>>,
+    alternatives: Vec<Node<'a>>,
+}
+
+impl<'a> Walker<'a> {
+    fn gather(&self, node: &'a Value, ptr: String, hops: usize, out: &mut Vec<Node<'a>>) {
+        let Some(obj) = node.as_object() else {
+            return;
+        };
+        if hops > MAX_REF_HOPS || out.len() > 64 {
+            return;
+        }
+        out.push((node, ptr.clone()));
+        if let Some(r) = obj.get("$ref").and_then(Value::as_str) {
+            if let Some(target_ptr) = r.strip_prefix('#') {
+                if let Some(target) = self.root.pointer(target_ptr) {
+                    self.gather(target, target_ptr.to_owned(), hops + 1, out);
+                }
+            }
+        }
+        if let Some(Value::Array(members)) = obj.get("allOf") {
+            for (i, m) in members.iter().enumerate() {
+                self.gather(m, format!("{ptr}/allOf/{i}"), hops + 1, out);
+            }
+        }
+    }
+
+    fn view(&self, node: &'a Value, ptr: String) -> View<'a> {
+        let mut nodes = Vec::new();
+        self.gather(node, ptr, 0, &mut nodes);
+        let mut view = View::default();
+        for (schema, ptr) in nodes {
+            let Some(obj) = schema.as_object() else {
+                continue;
+            };
+            if view.types.is_none() {
+                view.types = match obj.get("type") {
+                    Some(Value::String(t)) => Some(vec![t.as_str()]),
+                    Some(Value::Array(ts)) => Some(ts.iter().filter_map(Value::as_str).collect()),
+                    _ => None,
+                };
+            }
+            if view.enum_values.is_none() {
+                view.enum_values = obj.get("enum").and_then(Value::as_array);
+            }
+            if view.constant.is_none() {
+                view.constant = obj.get("const");
+            }
+            if let Some(Value::Object(props)) = obj.get("properties") {
+                for (k, sub) in props {
+                    if !view.properties.iter().any(|(name, _)| name == k) {
+                        let sub_ptr = render::child(&render::child(&ptr, "properties"), k);
+                        view.properties.push((k.as_str(), (sub, sub_ptr)));
+                    }
+                }
+            }
+            if let Some(Value::Array(req)) = obj.get("required") {
+                for r in req.iter().filter_map(Value::as_str) {
+                    if !view.required.contains(&r) {
+                        view.required.push(r);
+                    }
+                }
+            }
+            if view.additional.is_none() {
+                view.additional = obj
+                    .get("additionalProperties")
+                    .filter(|a| a.is_object())
+                    .map(|a| (a, format!("{ptr}/additionalProperties")));
+            }
+            if view.prefix.is_empty() {
+                if let Some(Value::Array(prefix)) = obj.get("prefixItems") {
+                    view.prefix = prefix
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| (p, format!("{ptr}/prefixItems/{i}")))
+                        .collect();
+                } else if let Some(Value::Array(prefix)) = obj.get("items") {
+                    // Drafts 4 to 2019-09: `items` as an array is positional.
+                    view.prefix = prefix
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| (p, format!("{ptr}/items/{i}")))
+                        .collect();
+                }
+            }
+            if view.items.is_none() {
+                view.items = obj
+                    .get("items")
+                    .filter(|i| i.is_object())
+                    .map(|i| (i, format!("{ptr}/items")));
+            }
+            if view.alternatives.is_empty() {
+                for key in ["anyOf", "oneOf"] {
+                    if let Some(Value::Array(branches)) = obj.get(key) {
+                        view.alternatives = branches
+                            .iter()
+                            .enumerate()
+                            .map(|(i, b)| (b, format!("{ptr}/{key}/{i}")))
+                            .collect();
+                        break;
+                    }
+                }
+            }
+        }
+        view
+    }
+
+    fn record(&mut self, path: &str, kind: CoercionKind, from: Option<String>, to: &Value) {
+        self.log.push(Coercion {
+            path: path.to_owned(),
+            kind,
+            from,
+            to: render::value(to),
+        });
+    }
+
+    fn walk(&mut self, value: &mut Value, node: &'a Value, ptr: String, path: &str, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let view = self.view(node, ptr);
+        if !view.alternatives.is_empty() {
+            self.choose_alternative(value, &view.alternatives, path, depth);
+        }
+        if let Some(types) = &view.types {
+            self.coerce_type(value, types, path);
+        }
+        if self.opts.enum_case {
+            self.match_enum(value, &view, path);
+        }
+        match value {
+            Value::Object(map) => self.walk_object(map, &view, path, depth),
+            Value::Array(items) => {
+                for (i, item) in items.iter_mut().enumerate() {
+                    let sub = view.prefix.get(i).or(if i >= view.prefix.len() {
+                        view.items.as_ref()
+                    } else {
+                        None
+                    });
+                    if let Some((sub, sub_ptr)) = sub {
+                        let child = render::child(path, &i.to_string());
+                        self.walk(item, sub, sub_ptr.clone(), &child, depth + 1);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `anyOf` / `oneOf`: keep the value if a branch already accepts it; otherwise take the
+    /// first branch that accepts it after coercion.
+    fn choose_alternative(
+        &mut self,
+        value: &mut Value,
+        branches: &[Node<'a>],
+        path: &str,
+        depth: usize,
+    ) {
+        if branches
+            .iter()
+            .any(|(_, ptr)| self.schema.is_valid_at(ptr, value) == Some(true))
+        {
+            return;
+        }
+        for (branch, ptr) in branches {
+            let mut trial = value.clone();
+            let mut sub = Walker {
+                schema: self.schema,
+                root: self.root,
+                opts: self.opts,
+                log: Vec::new(),
+            };
+            sub.walk(&mut trial, branch, ptr.clone(), path, depth + 1);
+            if !sub.log.is_empty() && self.schema.is_valid_at(ptr, &trial) == Some(true) {
+                *value = trial;
+                self.log.append(&mut sub.log);
+                return;
+            }
+        }
+    }
+
+    fn coerce_type(&mut self, value: &mut Value, types: &[&str], path: &str) {
+        if types.iter().any(|t| type_matches(value, t)) {
+            return;
+        }
+        let wants = |t: &str| types.contains(&t);
+        let opts = *self.opts;
+        let from = Some(render::value(value));
+        let replacement = match &*value {
+            Value::String(s)
+                if opts.strings_to_numbers && (wants("number") || wants("integer")) =>
+            {
+                number_from_str(s)
+                    .filter(|n| wants("number") || render::is_integer(n))
+                    .map(|n| (Value::Number(n), CoercionKind::StringToNumber))
+            }
+            _ => None,
+        };
+        let replacement = replacement.or_else(|| match &*value {
+            Value::String(s) if opts.strings_to_booleans && wants("boolean") => {
+                match s.trim().to_ascii_lowercase().as_str() {
+                    "true" => Some((Value::Bool(true), CoercionKind::StringToBoolean)),
+                    "false" => Some((Value::Bool(false), CoercionKind::StringToBoolean)),
+                    _ => None,
+                }
+            }
+            Value::Number(n) if opts.numbers_to_strings && wants("string") => {
+                Some((Value::String(n.to_string()), CoercionKind::NumberToString))
+            }
+            _ => None,
+        });
+        if let Some((new, kind)) = replacement {
+            *value = new;
+            self.record(path, kind, from, value);
+            return;
+        }
+        match value {
+            Value::Array(items)
+                if opts.unwrap_single_array
+                    && items.len() == 1
+                    && !wants("array")
+                    && items
+                        .first()
+                        .is_some_and(|only| types.iter().any(|t| type_matches(only, t))) =>
+            {
+                if let Some(only) = items.pop() {
+                    *value = only;
+                    self.record(path, CoercionKind::UnwrapSingleArray, from, value);
+                }
+            }
+            Value::Null => {}
+            _ if opts.wrap_in_array && wants("array") && !value.is_array() => {
+                let inner = std::mem::take(value);
+                *value = Value::Array(vec![inner]);
+                self.record(path, CoercionKind::WrapInArray, from, value);
+            }
+            _ => {}
+        }
+    }
+
+    fn match_enum(&mut self, value: &mut Value, view: &View<'a>, path: &str) {
+        let Value::String(s) = &*value else {
+            return;
+        };
+        let options: Vec<&Value> = match (view.enum_values, view.constant) {
+            (Some(values), _) => values.iter().collect(),
+            (None, Some(c)) => vec![c],
+            (None, None) => return,
+        };
+        if options.iter().any(|o| o.as_str() == Some(s)) {
+            return;
+        }
+        let wanted = s.trim().to_lowercase();
+        let mut matches = options
+            .iter()
+            .filter_map(|o| o.as_str())
+            .filter(|o| o.trim().to_lowercase() == wanted);
+        // Two options that differ only in case: which one was meant is not clear.
+        if let (Some(only), None) = (matches.next(), matches.next()) {
+            let from = Some(render::value(value));
+            *value = Value::String(only.to_owned());
+            self.record(path, CoercionKind::EnumCase, from, value);
+        }
+    }
+
+    fn walk_object(
+        &mut self,
+        map: &mut Map<String, Value>,
+        view: &View<'a>,
+        path: &str,
+        depth: usize,
+    ) {
+        if self.opts.key_case {
+            for &required in &view.required {
+                if map.contains_key(required) {
+                    continue;
+                }
+                let folded = fold_key(required);
+                let mut found = map.keys().filter(|k| {
+                    fold_key(k) == folded && !view.properties.iter().any(|(p, _)| p == k)
+                });
+                if let (Some(key), None) = (found.next(), found.next()) {
+                    let key = key.clone();
+                    rename_key(map, &key, required);
+                    self.log.push(Coercion {
+                        path: render::child(path, required),
+                        kind: CoercionKind::KeyCase,
+                        from: Some(render::quote(&key)),
+                        to: render::quote(required),
+                    });
+                }
+            }
+        }
+        for (name, (sub, sub_ptr)) in &view.properties {
+            if let Some(child) = map.get_mut(*name) {
+                let child_path = render::child(path, name);
+                self.walk(child, sub, sub_ptr.clone(), &child_path, depth + 1);
+            }
+        }
+        if let Some((sub, sub_ptr)) = &view.additional {
+            for (key, child) in map.iter_mut() {
+                if !view.properties.iter().any(|(p, _)| p == key) {
+                    let child_path = render::child(path, key);
+                    self.walk(child, sub, sub_ptr.clone(), &child_path, depth + 1);
+                }
+            }
+        }
+        if self.opts.null_for_missing {
+            for &required in &view.required {
+                if map.contains_key(required) {
+                    continue;
+                }
+                let allows = view
+                    .properties
+                    .iter()
+                    .find(|(p, _)| *p == required)
+                    .is_some_and(|(_, (sub, sub_ptr))| self.allows_null(sub, sub_ptr.clone()));
+                if allows {
+                    map.insert(required.to_owned(), Value::Null);
+                    self.record(
+                        &render::child(path, required),
+                        CoercionKind::NullForMissing,
+                        None,
+                        &Value::Null,
+                    );
+                }
+            }
+        }
+    }
+
+    /// Whether a subschema says explicitly that null is fine: `null` among its types, in its
+    /// enum, as its const, or as one of its alternatives. A schema that merely does not
+    /// forbid null does not count: that would be inventing a value.
+    fn allows_null(&self, node: &'a Value, ptr: String) -> bool {
+        let view = self.view(node, ptr);
+        if let Some(types) = &view.types {
+            if types.contains(&"null") {
+                return true;
+            }
+        }
+        if view.enum_values.is_some_and(|e| e.contains(&Value::Null)) {
+            return true;
+        }
+        if view.constant == Some(&Value::Null) {
+            return true;
+        }
+        view.alternatives.iter().any(|(b, _)| {
+            b.get("type").is_some_and(|t| {
+                t == "null"
+                    || t.as_array()
+                        .is_some_and(|ts| ts.iter().any(|x| x == "null"))
+            })
+        })
+    }
+}
+
+/// Whether a value has JSON Schema type `t` (an integral number is an `integer`, every
+/// number is a `number`).
+fn type_matches(value: &Value, t: &str) -> bool {
+    match (value, t) {
+        (Value::Null, "null") | (Value::Bool(_), "boolean") => true,
+        (Value::Number(_), "number") => true,
+        (Value::Number(n), "integer") => render::is_integer(n),
+        (Value::String(_), "string") | (Value::Array(_), "array") => true,
+        (Value::Object(_), "object") => true,
+        _ => false,
+    }
+}
+
+/// A JSON number written in a string (`" 42 "`, `"-3.5"`, `"1e3"`), its text kept.
+fn number_from_str(s: &str) -> Option<serde_json::Number> {
+    let t = s.trim();
+    if t.is_empty() || t.len() > 400 {
+        return None;
+    }
+    serde_json::from_str::<serde_json::Number>(t).ok()
+}
+
+/// A key with case and word separators folded away: `userName`, `user_name`, `User-Name`
+/// all become `username`.
+fn fold_key(key: &str) -> String {
+    key.chars()
+        .filter(|c| !matches!(c, '_' | '-' | ' '))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Rename `from` to `to` in place, keeping the key's position.
+fn rename_key(map: &mut Map<String, Value>, from: &str, to: &str) {
+    let old = std::mem::take(map);
+    for (k, v) in old {
+        if k == from {
+            map.insert(to.to_owned(), v);
+        } else {
+            map.insert(k, v);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds_key_styles() {
+        for k in [
+            "userName",
+            "user_name",
+            "User-Name",
+            "USERNAME",
+            "user name",
+        ] {
+            assert_eq!(fold_key(k), "username", "{k}");
+        }
+    }
+
+    #[test]
+    fn parses_only_json_numbers() {
+        assert!(number_from_str(" 42 ").is_some());
+        assert!(number_from_str("-3.5e2").is_some());
+        for bad in ["", "0x1F", "1,000", "NaN", "42abc", "+1", "."] {
+            assert!(number_from_str(bad).is_none(), "{bad}");
+        }
+    }
+}
