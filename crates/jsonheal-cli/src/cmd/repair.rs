@@ -1,9 +1,287 @@
-//! (being written)
+//! `jsonheal repair`: repair one document, or a JSON Lines batch.
+
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(clap::Args)]
-pub struct RepairArgs {}
+use anyhow::Context;
+use clap::ValueEnum;
+use jsonheal::{DuplicateKeys, Multiple, NonFinite, Options, Repaired};
+use serde_json::Value;
 
-pub fn run(_args: RepairArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+use crate::io::{read_all, reader};
+
+#[derive(clap::Args)]
+pub struct RepairArgs {
+    /// Input file (stdin when absent or `-`).
+    file: Option<PathBuf>,
+    /// Indent the output.
+    #[arg(long, conflicts_with = "compact")]
+    pretty: bool,
+    /// Minify the output (default: the repaired text as it is, which for valid input is the
+    /// input itself).
+    #[arg(long)]
+    compact: bool,
+    /// Print every repair to stderr as `line:col kind: what`.
+    #[arg(long)]
+    explain: bool,
+    /// Repair nothing: exit 1 with the line and column of the first fault.
+    #[arg(long)]
+    strict: bool,
+    /// Batch mode: each input line is `{"id": …, "input": "<raw text>"}`, each output line
+    /// `{"id", "ok", "value", "repairs"}` or `{"id", "ok": false, "error"}`.
+    #[arg(long, conflicts_with_all = ["pretty", "explain", "stream"])]
+    jsonl: bool,
+    /// Read stdin as it arrives and print a snapshot line each time the value changes.
+    #[arg(long, conflicts_with_all = ["pretty", "compact", "strict"])]
+    stream: bool,
+    /// What to do with several top-level values.
+    #[arg(long, value_enum, default_value_t = MultipleArg::Array)]
+    multiple: MultipleArg,
+    /// What to do with a key that appears twice in an object.
+    #[arg(long, value_enum, default_value_t = DuplicateArg::Keep)]
+    duplicate_keys: DuplicateArg,
+    /// What `NaN` and `Infinity` become.
+    #[arg(long, value_enum, default_value_t = NonFiniteArg::Null)]
+    non_finite: NonFiniteArg,
+    /// Deepest nesting accepted.
+    #[arg(long, default_value_t = Options::default().max_depth)]
+    max_depth: usize,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum MultipleArg {
+    Array,
+    First,
+    Last,
+    Error,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DuplicateArg {
+    Keep,
+    First,
+    Last,
+    Error,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum NonFiniteArg {
+    Null,
+    String,
+    Error,
+}
+
+impl RepairArgs {
+    fn options(&self) -> Options {
+        Options {
+            multiple: match self.multiple {
+                MultipleArg::Array => Multiple::Array,
+                MultipleArg::First => Multiple::First,
+                MultipleArg::Last => Multiple::Last,
+                MultipleArg::Error => Multiple::Error,
+            },
+            duplicate_keys: match self.duplicate_keys {
+                DuplicateArg::Keep => DuplicateKeys::Keep,
+                DuplicateArg::First => DuplicateKeys::First,
+                DuplicateArg::Last => DuplicateKeys::Last,
+                DuplicateArg::Error => DuplicateKeys::Error,
+            },
+            non_finite: match self.non_finite {
+                NonFiniteArg::Null => NonFinite::Null,
+                NonFiniteArg::String => NonFinite::String,
+                NonFiniteArg::Error => NonFinite::Error,
+            },
+            max_depth: self.max_depth,
+            strict: self.strict,
+        }
+    }
+}
+
+pub fn run(args: RepairArgs) -> anyhow::Result<ExitCode> {
+    if args.stream {
+        return super::repair_stream::run_stream(args.file.as_deref());
+    }
+    let options = args.options();
+    if args.jsonl {
+        return run_jsonl(&args, &options);
+    }
+    let input = read_all(args.file.as_deref())?;
+    let repaired = match jsonheal::repair_with(&input, &options) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("jsonheal: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    if args.explain {
+        explain(&input, &repaired)?;
+    }
+    let text = if args.pretty || args.compact {
+        let value = repaired.value()?;
+        if args.pretty {
+            serde_json::to_string_pretty(&value)?
+        } else {
+            serde_json::to_string(&value)?
+        }
+    } else {
+        repaired.text
+    };
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.write_all(b"\n")?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `line:col kind: what` for every repair, on stderr.
+fn explain(input: &str, repaired: &Repaired) -> anyhow::Result<()> {
+    let mut err = io::stderr().lock();
+    if repaired.repairs.is_empty() {
+        writeln!(err, "no repairs: the input is valid JSON")?;
+    }
+    for r in &repaired.repairs {
+        let p = jsonheal::Position::of(input, r.span.start);
+        writeln!(
+            err,
+            "{}:{} {}: {}",
+            p.line,
+            p.column,
+            r.kind,
+            r.kind.describe()
+        )?;
+    }
+    Ok(())
+}
+
+/// Lines read and handed to the worker threads at a time: bounds memory whatever the
+/// input's length.
+const BATCH_LINES: usize = 4096;
+
+fn run_jsonl(args: &RepairArgs, options: &Options) -> anyhow::Result<ExitCode> {
+    let mut input = reader(args.file.as_deref())?;
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut lines: Vec<String> = Vec::with_capacity(BATCH_LINES);
+    let mut results: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
+    loop {
+        lines.clear();
+        for _ in 0..BATCH_LINES {
+            let mut line = String::new();
+            let n = read_line_lossy(&mut input, &mut line).context("cannot read input")?;
+            if n == 0 {
+                break;
+            }
+            lines.push(line);
+        }
+        if lines.is_empty() {
+            break;
+        }
+        let mid = lines.len().div_ceil(2);
+        let (left, right) = lines.split_at(mid);
+        let [a, b] = &mut results;
+        a.clear();
+        b.clear();
+        std::thread::scope(|s| {
+            s.spawn(|| process_lines(left, options, a));
+            process_lines(right, options, b);
+        });
+        out.write_all(&results[0])?;
+        out.write_all(&results[1])?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Read one line, replacing invalid UTF-8 instead of failing the whole batch.
+fn read_line_lossy(input: &mut dyn BufRead, line: &mut String) -> io::Result<usize> {
+    let mut bytes = Vec::new();
+    let n = input.read_until(b'\n', &mut bytes)?;
+    *line = match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    };
+    Ok(n)
+}
+
+fn process_lines(lines: &[String], options: &Options, out: &mut Vec<u8>) {
+    for line in lines {
+        let line = line.trim_end_matches(['\n', '\r']);
+        if line.trim().is_empty() {
+            continue;
+        }
+        process_line(line, options, out);
+        out.push(b'\n');
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct BatchLine {
+    #[serde(default)]
+    id: Value,
+    input: Option<String>,
+}
+
+fn process_line(line: &str, options: &Options, out: &mut Vec<u8>) {
+    let parsed: BatchLine = match serde_json::from_str(line) {
+        Ok(p) => p,
+        Err(e) => {
+            return write_error(out, &Value::Null, &format!("malformed input line: {e}"));
+        }
+    };
+    let Some(input) = parsed.input else {
+        return write_error(out, &parsed.id, "malformed input line: missing `input`");
+    };
+    let start = out.len();
+    match jsonheal::repair_with(&input, options) {
+        Ok(r) => {
+            out.extend_from_slice(b"{\"id\":");
+            write_value(out, &parsed.id);
+            out.extend_from_slice(b",\"ok\":true,\"value\":");
+            if memchr_newline(&r.text) {
+                // Valid input keeps its layout; a JSON Lines record must stay on one line.
+                match r.value() {
+                    Ok(v) => write_value(out, &v),
+                    Err(e) => {
+                        out.truncate(start);
+                        return write_error(out, &parsed.id, &e.to_string());
+                    }
+                }
+            } else {
+                out.extend_from_slice(r.text.as_bytes());
+            }
+            out.extend_from_slice(b",\"repairs\":[");
+            for (i, rep) in r.repairs.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(b"{\"kind\":\"");
+                out.extend_from_slice(rep.kind.name().as_bytes());
+                out.extend_from_slice(b"\",\"start\":");
+                out.extend_from_slice(rep.span.start.to_string().as_bytes());
+                out.extend_from_slice(b",\"end\":");
+                out.extend_from_slice(rep.span.end.to_string().as_bytes());
+                out.push(b'}');
+            }
+            out.extend_from_slice(b"]}");
+        }
+        Err(e) => write_error(out, &parsed.id, &e.to_string()),
+    }
+}
+
+fn memchr_newline(s: &str) -> bool {
+    s.bytes().any(|b| b == b'\n' || b == b'\r')
+}
+
+fn write_value(out: &mut Vec<u8>, v: &Value) {
+    // Serialising a Value into a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut *out, v);
+}
+
+fn write_error(out: &mut Vec<u8>, id: &Value, message: &str) {
+    out.extend_from_slice(b"{\"id\":");
+    write_value(out, id);
+    out.extend_from_slice(b",\"ok\":false,\"error\":");
+    write_value(out, &Value::String(message.to_owned()));
+    out.push(b'}');
 }

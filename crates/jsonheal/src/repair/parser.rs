@@ -18,7 +18,10 @@ pub(super) fn repair(input: &str, options: &Options) -> Result<Repaired, Error> 
     if trimmed.is_empty() {
         return Err(Error::no_json());
     }
-    if options.duplicate_keys == DuplicateKeys::Keep && is_valid_json(trimmed) {
+    if options.duplicate_keys == DuplicateKeys::Keep
+        && is_valid_json(trimmed)
+        && !nests_deeper_than(trimmed.as_bytes(), options.max_depth)
+    {
         return Ok(Repaired {
             text: trimmed.to_owned(),
             repairs: Vec::new(),
@@ -46,11 +49,63 @@ fn is_valid_json(s: &str) -> bool {
     if serde_json::from_str::<serde::de::IgnoredAny>(s).is_err() {
         return false;
     }
-    !has_surrogate_escape(s.as_bytes())
+    !has_lone_surrogate(s.as_bytes())
 }
 
-fn has_surrogate_escape(b: &[u8]) -> bool {
-    memmem::find_iter(b, b"\\u").any(|i| matches!(b.get(i + 2), Some(b'd' | b'D')))
+/// Whether a `\uD800`–`\uDFFF` escape stands outside a high+low pair. Only called on
+/// valid JSON, so every `\u` is followed by four hex digits.
+fn has_lone_surrogate(b: &[u8]) -> bool {
+    let mut skip_to = 0;
+    for i in memmem::find_iter(b, b"\\u") {
+        if i < skip_to {
+            continue;
+        }
+        // `\\u` is an escaped backslash followed by a plain `u`.
+        let backslashes = b[..=i].iter().rev().take_while(|&&c| c == b'\\').count();
+        if backslashes % 2 == 0 {
+            continue;
+        }
+        let Some(unit) = b.get(i + 2..i + 6).map(hex4) else {
+            continue;
+        };
+        if (0xD800..0xDC00).contains(&unit) {
+            let low = (b.get(i + 6..i + 8) == Some(b"\\u"))
+                .then(|| b.get(i + 8..i + 12).map(hex4))
+                .flatten();
+            match low {
+                Some(l) if (0xDC00..0xE000).contains(&l) => skip_to = i + 12,
+                _ => return true,
+            }
+        } else if (0xDC00..0xE000).contains(&unit) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether containers nest deeper than `limit` (string-aware). Only run for a limit below
+/// serde_json's own, which the validity check already enforces.
+fn nests_deeper_than(b: &[u8], limit: usize) -> bool {
+    if limit >= 127 {
+        return false;
+    }
+    let (mut depth, mut in_string, mut i) = (0usize, false, 0);
+    while i < b.len() {
+        match (in_string, b[i]) {
+            (true, b'\\') => i += 1,
+            (_, b'"') => in_string = !in_string,
+            (false, b'{' | b'[') => {
+                depth += 1;
+                if depth > limit {
+                    return true;
+                }
+            }
+            (false, b'}' | b']') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }
 
 /// A document whose quotes are all written `\"` (a JSON string's content pasted raw):
@@ -1624,7 +1679,7 @@ impl<'a> Parser<'a> {
                 None => false,
             };
         }
-        if k < self.end && is_ident_start(b[k]) {
+        if k < self.end && (is_ident_start(b[k]) || b[k].is_ascii_digit()) {
             let limit = (k + 64).min(self.end);
             let mut m = k;
             while m < limit && (is_ident(b[m]) || b[m] == b' ') {

@@ -1,0 +1,681 @@
+//! Table-driven cases for every row of the repair contract and every fault class of the
+//! issue: each input with the value it must repair to (or `ERR`: no honest repair exists),
+//! and the repair kind it must report.
+#![allow(clippy::unwrap_used)]
+
+use jsonheal::{repair, RepairKind};
+use serde_json::Value;
+
+/// Expected `ERR` means "no JSON found"-style error.
+const ERR: &str = "ERR";
+
+fn check(class: &str, cases: &[(&str, &str)]) -> Vec<String> {
+    let mut failures = Vec::new();
+    for (input, expected) in cases {
+        let got = repair(input);
+        let ok = match (&got, *expected) {
+            (Err(_), ERR) => true,
+            (Ok(_), ERR) | (Err(_), _) => false,
+            (Ok(r), exp) => {
+                let exp: Value = serde_json::from_str(exp).unwrap();
+                // Ok means JSON: serde_json must accept the text.
+                r.value().map(|v| v == exp).unwrap_or(false)
+            }
+        };
+        if !ok {
+            failures.push(format!(
+                "[{class}] {input:?}: expected {expected}, got {:?}",
+                got.as_ref()
+                    .map(|r| r.text.as_str())
+                    .map_err(|e| e.to_string())
+            ));
+        }
+    }
+    failures
+}
+
+fn run(class: &str, cases: &[(&str, &str)]) {
+    let failures = check(class, cases);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn kinds(input: &str) -> Vec<RepairKind> {
+    repair(input)
+        .unwrap()
+        .repairs
+        .iter()
+        .map(|r| r.kind)
+        .collect()
+}
+
+#[test]
+fn valid_input_passes_through_byte_identical() {
+    for input in [
+        r#"{"a": 1, "b": [true, null, "x"]}"#,
+        r#"{"n": 1e2, "m": 1.10, "big": 123456789012345678901234567890, "neg": -0}"#,
+        "[\n  1,\n  2\n]",
+        r#""just a string""#,
+        "42",
+        "null",
+        r#"{"s": "\u00e9\ud83d\ude00 \"q\" \\ \/"}"#,
+        r#"{"a": {"b": {"c": []}}, "d": {}}"#,
+        r#"{"dup": 1, "dup": 2}"#,
+        r#""{\"a\":1}""#,
+    ] {
+        let r = repair(input).unwrap();
+        assert_eq!(r.text, input, "valid input must come back byte-identical");
+        assert!(r.repairs.is_empty());
+    }
+    // Surrounding whitespace is trimmed, nothing else.
+    assert_eq!(repair("  \n{\"a\": 1}\n ").unwrap().text, "{\"a\": 1}");
+}
+
+#[test]
+fn single_quotes() {
+    run(
+        "single quotes",
+        &[
+            (r#"{'a': 'b'}"#, r#"{"a":"b"}"#),
+            (
+                r#"{'msg': "it's ok", 'n': 1}"#,
+                r#"{"msg":"it's ok","n":1}"#,
+            ),
+            (r#"{'a': 'it\'s'}"#, r#"{"a":"it's"}"#),
+            (r#"{"msg": 'it's ok'}"#, r#"{"msg":"it's ok"}"#),
+            (r#"{'a': 'say "hi"'}"#, r#"{"a":"say \"hi\""}"#),
+            (r#"['x', 'y', 'z']"#, r#"["x","y","z"]"#),
+            (r#"{'nested': {'k': ['v']}}"#, r#"{"nested":{"k":["v"]}}"#),
+            (
+                r#"{'a': 'don't', 'b': 'won't'}"#,
+                r#"{"a":"don't","b":"won't"}"#,
+            ),
+            (r#"{'a': ''}"#, r#"{"a":""}"#),
+            (r#"{'path': 'C:\\x'}"#, r#"{"path":"C:\\x"}"#),
+        ],
+    );
+    assert!(kinds("{'a': 1}").contains(&RepairKind::SingleQuotes));
+}
+
+#[test]
+fn unquoted_keys() {
+    run(
+        "unquoted keys",
+        &[
+            ("{a: 1, b_2: \"x\"}", r#"{"a":1,"b_2":"x"}"#),
+            ("{first name: \"A\"}", r#"{"first name":"A"}"#),
+            (
+                "{ $id: 1, _x: 2, camelCase: 3 }",
+                r#"{"$id":1,"_x":2,"camelCase":3}"#,
+            ),
+            ("{a-b: 1}", r#"{"a-b":1}"#),
+            ("{1: \"one\", 2: \"two\"}", r#"{"1":"one","2":"two"}"#),
+            ("{nested: {inner: [1]}}", r#"{"nested":{"inner":[1]}}"#),
+            ("{\n  name: \"x\",\n  age: 3\n}", r#"{"name":"x","age":3}"#),
+            ("{名前: \"x\"}", r#"{"名前":"x"}"#),
+        ],
+    );
+    assert!(kinds("{a: 1}").contains(&RepairKind::UnquotedKey));
+}
+
+#[test]
+fn unquoted_values_are_typed() {
+    run(
+        "unquoted string values",
+        &[
+            (
+                r#"{"name": John Smith, "age": 30}"#,
+                r#"{"name":"John Smith","age":30}"#,
+            ),
+            (
+                "{cmd: read, file: main.go, n: 3, ok: true, x: null}",
+                r#"{"cmd":"read","file":"main.go","n":3,"ok":true,"x":null}"#,
+            ),
+            (
+                "{v: 1.2.3, ip: 10.0.0.1}",
+                r#"{"v":"1.2.3","ip":"10.0.0.1"}"#,
+            ),
+            (
+                "{url: https://example.com/a?b=c}",
+                r#"{"url":"https://example.com/a?b=c"}"#,
+            ),
+            (r"{p: C:\path\to}", r#"{"p":"C:\\path\\to"}"#),
+            (
+                "{x: none, y: None, z: NULL}",
+                r#"{"x":null,"y":null,"z":null}"#,
+            ),
+            ("[red, green, blue]", r#"["red","green","blue"]"#),
+            ("{date: 2024-01-15}", r#"{"date":"2024-01-15"}"#),
+            ("{size: 30px}", r#"{"size":"30px"}"#),
+            ("{zip: 02134}", r#"{"zip":"02134"}"#),
+            ("{n: -5, f: 2.5e3}", r#"{"n":-5,"f":2.5e3}"#),
+            ("{color: #fff}", r##"{"color":"#fff"}"##),
+        ],
+    );
+}
+
+#[test]
+fn trailing_and_missing_commas() {
+    run(
+        "trailing commas",
+        &[
+            (r#"{"a": 1, "b": 2,}"#, r#"{"a":1,"b":2}"#),
+            ("[1, 2, 3,]", "[1,2,3]"),
+            ("[1, 2, 3, ]", "[1,2,3]"),
+            ("{\"a\": [1,],}", r#"{"a":[1]}"#),
+            ("[1,,2]", "[1,2]"),
+            ("[,1]", "[1]"),
+            ("{\"a\": 1,,\"b\": 2}", r#"{"a":1,"b":2}"#),
+        ],
+    );
+    run(
+        "missing commas",
+        &[
+            (r#"{"a": 1 "b": 2}"#, r#"{"a":1,"b":2}"#),
+            (r#"["x" "y" "z"]"#, r#"["x","y","z"]"#),
+            (r#"[{"a": 1} {"a": 2}]"#, r#"[{"a":1},{"a":2}]"#),
+            ("{\"a\": \"x\"\n\"b\": \"y\"}", r#"{"a":"x","b":"y"}"#),
+            ("[1 2 3]", "[1,2,3]"),
+            ("{\"a\": true \"b\": null}", r#"{"a":true,"b":null}"#),
+            ("[[1] [2]]", "[[1],[2]]"),
+            ("{\"a\": {\"x\": 1} \"b\": 2}", r#"{"a":{"x":1},"b":2}"#),
+            ("{a: 1\nb: 2}", r#"{"a":1,"b":2}"#),
+        ],
+    );
+    assert_eq!(kinds("[1, 2,]"), vec![RepairKind::TrailingComma]);
+    assert_eq!(kinds("[1 2]"), vec![RepairKind::MissingComma]);
+}
+
+#[test]
+fn missing_colon_and_value() {
+    run(
+        "missing colon",
+        &[
+            (r#"{"a" 1, "b": 2}"#, r#"{"a":1,"b":2}"#),
+            (r#"{"a" "x"}"#, r#"{"a":"x"}"#),
+            ("{a = 1}", r#"{"a":1}"#),
+        ],
+    );
+    run(
+        "missing value",
+        &[
+            (r#"{"a": , "b": 2}"#, r#"{"a":null,"b":2}"#),
+            (r#"{"a": }"#, r#"{"a":null}"#),
+            (r#"{"a", "b": 1}"#, r#"{"a":null,"b":1}"#),
+        ],
+    );
+}
+
+#[test]
+fn comments() {
+    run(
+        "comments",
+        &[
+            ("{\"a\": 1, // note\n \"b\": 2}", r#"{"a":1,"b":2}"#),
+            ("{/* c */ \"a\": 1}", r#"{"a":1}"#),
+            ("{\"a\": 1, # note\n \"b\": 2}", r#"{"a":1,"b":2}"#),
+            ("// leading\n{\"a\": 1}", r#"{"a":1}"#),
+            ("{\"a\": 1} // trailing", r#"{"a":1}"#),
+            ("[1, /* two */ 2]", "[1,2]"),
+            ("{\"url\": \"http://x.com\"} ", r#"{"url":"http://x.com"}"#),
+            (
+                "{\"a\": \"# not a comment\"}",
+                r##"{"a":"# not a comment"}"##,
+            ),
+            (
+                "{\n  \"a\": 1, // one\n  \"b\": 2 // two\n}",
+                r#"{"a":1,"b":2}"#,
+            ),
+        ],
+    );
+}
+
+#[test]
+fn python_and_js_literals() {
+    run(
+        "python literals",
+        &[
+            (
+                r#"{"a": True, "b": False, "c": None}"#,
+                r#"{"a":true,"b":false,"c":null}"#,
+            ),
+            ("{'pt': (1, 2)}", r#"{"pt":[1,2]}"#),
+            ("[True, False, None]", "[true,false,null]"),
+            ("True", "true"),
+            ("None", "null"),
+            ("{'t': ()}", r#"{"t":[]}"#),
+        ],
+    );
+    run(
+        "non-finite and JS literals",
+        &[
+            (
+                r#"{"a": NaN, "b": Infinity, "c": -Infinity}"#,
+                r#"{"a":null,"b":null,"c":null}"#,
+            ),
+            (r#"{"a": undefined, "b": 1}"#, r#"{"a":null,"b":1}"#),
+            ("[NaN]", "[null]"),
+            (
+                "{\"a\": +1, \"b\": .5, \"c\": 0x1F, \"d\": 1.}",
+                r#"{"a":1,"b":0.5,"c":31,"d":1}"#,
+            ),
+        ],
+    );
+}
+
+#[test]
+fn truncation() {
+    run(
+        "truncation",
+        &[
+            (r#"{"a": "hello wor"#, r#"{"a":"hello wor"}"#),
+            (r#"{"a": [1, 2, {"b": "c""#, r#"{"a":[1,2,{"b":"c"}]}"#),
+            (r#"{"a": 1, "b":"#, r#"{"a":1}"#),
+            (r#"{"a": 1, "bc"#, r#"{"a":1}"#),
+            (r#"{"a": 1, "b""#, r#"{"a":1}"#),
+            ("[1, 2, 3.", "[1,2,3]"),
+            ("[1, 2, -", "[1,2]"),
+            ("[1e", "[1]"),
+            (r#"{"a": tru"#, r#"{"a":true}"#),
+            (r#"{"a": nul"#, r#"{"a":null}"#),
+            (r#"{"a": fa"#, r#"{"a":false}"#),
+            (
+                r#"{"s": "x", "text": "Hello Sergey, I hop"#,
+                r#"{"s":"x","text":"Hello Sergey, I hop"}"#,
+            ),
+            (
+                r#"{"text": "Here is a poem for you :"#,
+                r#"{"text":"Here is a poem for you :"}"#,
+            ),
+            (r#"{"a": "caf\u00"#, r#"{"a":"caf"}"#),
+            (r#"{"a": "x\"#, r#"{"a":"x"}"#),
+            (r#"{"a": "x\ud83d"#, r#"{"a":"x"}"#),
+            (r#"{"a": "x\ud83d\ude"#, r#"{"a":"x"}"#),
+            ("{", "{}"),
+            ("[", "[]"),
+            ("[{", "[{}]"),
+            (r#"{"a": {"b": [1, {"c""#, r#"{"a":{"b":[1,{}]}}"#),
+            ("```json\n{\"a\": [1, 2", r#"{"a":[1,2]}"#),
+            (r#"{"items": ["one", "tw"#, r#"{"items":["one","tw"]}"#),
+            (r#"{"a": 12"#, r#"{"a":12}"#),
+            (r#"{"a": true, "b": fals"#, r#"{"a":true,"b":false}"#),
+        ],
+    );
+    let r = repair(r#"{"a": "hello wor"#).unwrap();
+    assert!(r.is_truncated());
+    assert!(!repair(r#"{"a": 1}"#).unwrap().is_truncated());
+}
+
+#[test]
+fn brackets() {
+    run(
+        "missing opening brace",
+        &[
+            (r#""a": 1, "b": 2}"#, r#"{"a":1,"b":2}"#),
+            (r#""a": 1, "b": 2"#, r#"{"a":1,"b":2}"#),
+        ],
+    );
+    run(
+        "mismatched brackets",
+        &[
+            (r#"[{"a": 1, {"b": 2}]"#, r#"[{"a":1},{"b":2}]"#),
+            (r#"{"a": [1, 2}"#, r#"{"a":[1,2]}"#),
+            (r#"[{"a": 1]"#, r#"[{"a":1}]"#),
+            (r#"{"a": [{"b": 1}}"#, r#"{"a":[{"b":1}]}"#),
+        ],
+    );
+    run(
+        "redundant closers",
+        &[
+            (r#"{"a": 1}}"#, r#"{"a":1}"#),
+            (r#"[1, 2]]"#, "[1,2]"),
+            (r#"{"a": 1}]}"#, r#"{"a":1}"#),
+            (r#"{"a": [1]]}"#, r#"{"a":[1]}"#),
+        ],
+    );
+}
+
+#[test]
+fn fences_prose_and_reasoning() {
+    run(
+        "code fence",
+        &[
+            ("```json\n{\"a\": 1}\n```", r#"{"a":1}"#),
+            ("```\n{\"a\": 1}\n```", r#"{"a":1}"#),
+            ("~~~json\n{\"a\": 1}\n~~~", r#"{"a":1}"#),
+            ("```JSON\n[1, 2]\n```", "[1,2]"),
+            ("```json\n{'a': 1,}\n```", r#"{"a":1}"#),
+            ("```json\n```", ERR),
+            ("```", ERR),
+        ],
+    );
+    run(
+        "code fence + prose",
+        &[
+            (
+                "Here is the JSON:\n```json\n{\"a\": 1}\n```\nHope this helps!",
+                r#"{"a":1}"#,
+            ),
+            (
+                "Sure, here you go:\n\n```json\n{\n  \"name\": \"x\"\n}\n```",
+                r#"{"name":"x"}"#,
+            ),
+        ],
+    );
+    run(
+        "text around JSON",
+        &[
+            ("Sure! Here it is: {\"a\": 1} Let me know.", r#"{"a":1}"#),
+            ("The result is [1, 2, 3].", "[1,2,3]"),
+            ("{\"a\": 1} garbage", r#"{"a":1}"#),
+            ("Output: {\"ok\": true}\n\nThat's all.", r#"{"ok":true}"#),
+            ("I'd say {'a': 1} is right", r#"{"a":1}"#),
+            ("Use the {name} placeholder: {\"a\": 1}", r#"{"a":1}"#),
+            ("See [the docs] for {\"a\": 1}", r#"{"a":1}"#),
+        ],
+    );
+    run(
+        "no JSON at all",
+        &[
+            ("I cannot help with that request.", ERR),
+            ("", ERR),
+            ("   \n\t ", ERR),
+            ("I'm sorry, I can't do that.", ERR),
+            ("Hello there", ERR),
+        ],
+    );
+    run(
+        "reasoning preamble",
+        &[
+            ("<think>maybe {\"x\": 0}</think>\n{\"a\": 1}", r#"{"a":1}"#),
+            ("<thinking>[1]</thinking>[2]", "[2]"),
+            (
+                "<reasoning>let me think</reasoning>\n```json\n{\"a\": 1}\n```",
+                r#"{"a":1}"#,
+            ),
+            ("<think>only thoughts {\"x\": 1}", ERR),
+        ],
+    );
+    run(
+        "multiple JSON values",
+        &[
+            ("{\"a\": 1}\n{\"a\": 2}", r#"[{"a":1},{"a":2}]"#),
+            ("[1] [2]", "[[1],[2]]"),
+        ],
+    );
+}
+
+#[test]
+fn strings() {
+    run(
+        "string concatenation",
+        &[
+            (r#"{"a": "hello " + "world"}"#, r#"{"a":"hello world"}"#),
+            (r#"["a" + "b" + "c"]"#, r#"["abc"]"#),
+        ],
+    );
+    run(
+        "escaped JSON",
+        &[
+            (r#"{\"a\": \"b\"}"#, r#"{"a":"b"}"#),
+            (r#"[{\"a\": 1}]"#, r#"[{"a":1}]"#),
+            (r#"{\"path\": \"C:\\\\x\"}"#, r#"{"path":"C:\\x"}"#),
+        ],
+    );
+    run(
+        "smart quotes",
+        &[
+            ("{“a”: “b”}", r#"{"a":"b"}"#),
+            ("{‘a’: ‘b’}", r#"{"a":"b"}"#),
+            ("{\"q\": \"she said “hi”\"}", r#"{"q":"she said “hi”"}"#),
+        ],
+    );
+    run(
+        "unescaped quotes in strings",
+        &[
+            (
+                r#"{"text": "He said "hi" to me", "n": 1}"#,
+                r#"{"text":"He said \"hi\" to me","n":1}"#,
+            ),
+            (
+                r#"{"text": "do you know "michael", jackson", "n": 1}"#,
+                r#"{"text":"do you know \"michael\", jackson","n":1}"#,
+            ),
+            (r#"{"code": "print("hi")"}"#, r#"{"code":"print(\"hi\")"}"#),
+            (r#"{"a": "x "y" z"}"#, r#"{"a":"x \"y\" z"}"#),
+            (r#"["He said "hi" ok"]"#, r#"["He said \"hi\" ok"]"#),
+            (r#"{"a": "x, "b": 2}"#, r#"{"a":"x","b":2}"#),
+        ],
+    );
+    run(
+        "unescaped control characters",
+        &[
+            ("{\"a\": \"line1\nline2\"}", r#"{"a":"line1\nline2"}"#),
+            (
+                "{\"cmd\": \"x\nrollback: (a: B) => void;\", \"n\": 1}",
+                r#"{"cmd":"x\nrollback: (a: B) => void;","n":1}"#,
+            ),
+            ("{\"a\": \"x\ty\"}", r#"{"a":"x\ty"}"#),
+            ("{\"a\": \"x\u{1}y\"}", r#"{"a":"x\u0001y"}"#),
+        ],
+    );
+    run(
+        "invalid escapes",
+        &[
+            (r#"{"path": "C:\Users\me"}"#, r#"{"path":"C:\\Users\\me"}"#),
+            (r#"{"re": "\d+\.\d+"}"#, r#"{"re":"\\d+\\.\\d+"}"#),
+            (r#"{"a": "\x41"}"#, r#"{"a":"A"}"#),
+            (r#"{"a": "\ud800x"}"#, r#"{"a":"\ufffdx"}"#),
+            (r#"{"a": "\uZZZZ"}"#, r#"{"a":"\\uZZZZ"}"#),
+        ],
+    );
+    run(
+        "backtick strings",
+        &[
+            ("{\"a\": `x`}", r#"{"a":"x"}"#),
+            ("{`k`: `multi\nline`}", r#"{"k":"multi\nline"}"#),
+        ],
+    );
+}
+
+#[test]
+fn wrappers_and_oddities() {
+    run(
+        "ellipsis",
+        &[
+            ("[1, 2, 3, ...]", "[1,2,3]"),
+            ("[1, 2, ...]", "[1,2]"),
+            ("[...]", "[]"),
+            ("{\"a\": 1, ...}", r#"{"a":1}"#),
+            ("[1, …]", "[1]"),
+        ],
+    );
+    run(
+        "JSONP",
+        &[
+            ("callback({\"a\": 1});", r#"{"a":1}"#),
+            ("jQuery123_456([1, 2])", "[1,2]"),
+        ],
+    );
+    run(
+        "MongoDB types",
+        &[
+            (
+                r#"{"_id": ObjectId("123"), "n": NumberLong(5)}"#,
+                r#"{"_id":"123","n":5}"#,
+            ),
+            (
+                r#"{"d": ISODate("2020-01-01T00:00:00Z")}"#,
+                r#"{"d":"2020-01-01T00:00:00Z"}"#,
+            ),
+            (r#"{"n": NumberInt("7")}"#, r#"{"n":"7"}"#),
+        ],
+    );
+    run(
+        "regex literal",
+        &[
+            (r#"{"r": /ab+c/}"#, r#"{"r":"/ab+c/"}"#),
+            (r#"{"r": /a\/b/gi}"#, r#"{"r":"/a\\/b/gi"}"#),
+        ],
+    );
+    run(
+        "combined",
+        &[
+            ("{name: 'Ada', tags: ['x', 'y',], active: True,}", r#"{"name":"Ada","tags":["x","y"],"active":true}"#),
+            (
+                "Sure!\n```json\n{\n  // the user\n  name: 'Ada', age: 36,\n  langs: ['en', 'fr',],\n}\n```",
+                r#"{"name":"Ada","age":36,"langs":["en","fr"]}"#,
+            ),
+            ("{'a': None, 'b': [True, False], 'c': 'it's'}", r#"{"a":null,"b":[true,false],"c":"it's"}"#),
+        ],
+    );
+}
+
+#[test]
+fn repairs_are_reported_with_spans_inside_the_input() {
+    let input = "{a: 'x', b: [1, 2,], // c\n c: True}";
+    let r = repair(input).unwrap();
+    for rep in &r.repairs {
+        assert!(
+            rep.span.start <= rep.span.end && rep.span.end <= input.len(),
+            "{rep:?}"
+        );
+    }
+    let found: Vec<_> = r.repairs.iter().map(|r| r.kind).collect();
+    for k in [
+        RepairKind::UnquotedKey,
+        RepairKind::SingleQuotes,
+        RepairKind::TrailingComma,
+        RepairKind::RemovedComment,
+        RepairKind::PythonLiteral,
+    ] {
+        assert!(found.contains(&k), "{k:?} missing from {found:?}");
+    }
+    let comma = r
+        .repairs
+        .iter()
+        .find(|r| r.kind == RepairKind::TrailingComma)
+        .unwrap();
+    assert_eq!(&input[comma.span.clone()], ",");
+}
+
+#[test]
+fn repair_is_idempotent_on_the_table() {
+    for input in [
+        "{a: 'x', b: [1, 2,],}",
+        "```json\n{\"a\": 1}\n```",
+        r#"{"a": "hello wor"#,
+        r#"{"text": "He said "hi" to me"}"#,
+        "{\"a\":1}\n{\"a\":2}",
+    ] {
+        let once = repair(input).unwrap().text;
+        let twice = repair(&once).unwrap();
+        assert_eq!(twice.text, once);
+        assert!(twice.repairs.is_empty());
+    }
+}
+
+#[test]
+fn options_policies() {
+    use jsonheal::{repair_with, DuplicateKeys, ErrorKind, Multiple, NonFinite, Options};
+    let two = "{\"a\": 1}\n{\"a\": 2}";
+    let o = |m| Options {
+        multiple: m,
+        ..Options::default()
+    };
+    assert_eq!(
+        repair_with(two, &o(Multiple::First)).unwrap().text,
+        r#"{"a":1}"#
+    );
+    assert_eq!(
+        repair_with(two, &o(Multiple::Last)).unwrap().text,
+        r#"{"a":2}"#
+    );
+    assert_eq!(
+        repair_with(two, &o(Multiple::Error)).unwrap_err().kind(),
+        &ErrorKind::MultipleValues
+    );
+
+    let dup = r#"{"a": 1, "b": 2, "a": 3}"#;
+    let d = |p| Options {
+        duplicate_keys: p,
+        ..Options::default()
+    };
+    assert_eq!(repair_with(dup, &d(DuplicateKeys::Keep)).unwrap().text, dup);
+    assert_eq!(
+        repair_with(dup, &d(DuplicateKeys::First)).unwrap().text,
+        r#"{"a":1,"b":2}"#
+    );
+    assert_eq!(
+        repair_with(dup, &d(DuplicateKeys::Last)).unwrap().text,
+        r#"{"b":2,"a":3}"#
+    );
+    assert!(matches!(
+        repair_with(dup, &d(DuplicateKeys::Error)).unwrap_err().kind(),
+        ErrorKind::DuplicateKey(k) if k == "a"
+    ));
+
+    let nf = "[NaN, Infinity]";
+    let n = |p| Options {
+        non_finite: p,
+        ..Options::default()
+    };
+    assert_eq!(
+        repair_with(nf, &n(NonFinite::String)).unwrap().text,
+        r#"["NaN","Infinity"]"#
+    );
+    assert_eq!(
+        repair_with(nf, &n(NonFinite::Error)).unwrap_err().kind(),
+        &ErrorKind::NonFinite
+    );
+
+    let deep = format!("{}{}", "[".repeat(10), "]".repeat(10));
+    let shallow = Options {
+        max_depth: 5,
+        ..Options::default()
+    };
+    assert_eq!(
+        repair_with(&deep, &shallow).unwrap_err().kind(),
+        &ErrorKind::TooDeep
+    );
+}
+
+#[test]
+fn strict_mode_reports_line_and_column() {
+    use jsonheal::{repair_with, Options};
+    let ok = repair_with("{\"a\": 1}", &Options::strict()).unwrap();
+    assert!(ok.repairs.is_empty());
+    let err = repair_with("{\n  \"a\" 1\n}", &Options::strict()).unwrap_err();
+    assert_eq!((err.line(), err.column()), (Some(2), Some(7)));
+    assert_eq!(err.to_string(), "expected `:` at line 2 column 7");
+    let eof = repair_with("{\"a\": 1", &Options::strict()).unwrap_err();
+    assert!(
+        eof.to_string()
+            .starts_with("EOF while parsing an object at line 1"),
+        "{eof}"
+    );
+    assert_eq!(
+        repair_with("  ", &Options::strict())
+            .unwrap_err()
+            .to_string(),
+        "no JSON found"
+    );
+}
+
+#[test]
+fn deep_nesting_is_bounded_and_linear() {
+    // Run on a small stack: the engine must not recurse.
+    let handle = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(|| {
+            let deep = "[".repeat(1_000_000);
+            let err = repair(&deep).unwrap_err();
+            assert_eq!(err.kind(), &jsonheal::ErrorKind::TooDeep);
+            let ok = format!("{}{}", "[".repeat(100), "]".repeat(100));
+            assert_eq!(repair(&ok).unwrap().text, ok);
+            let cut = "[".repeat(100);
+            let r = repair(&cut).unwrap();
+            assert_eq!(r.text, format!("{}{}", "[".repeat(100), "]".repeat(100)));
+        })
+        .unwrap();
+    handle.join().unwrap();
+}
