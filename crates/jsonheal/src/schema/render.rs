@@ -26,6 +26,7 @@ pub(crate) fn value(v: &Value) -> String {
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => cut_chars(&n.to_string(), MAX_VALUE_CHARS),
         Value::String(s) => quote(s),
+        Value::Array(_) | Value::Object(_) if fits(v) => v.to_string(),
         Value::Array(items) => match items.len() {
             0 => "[]".to_owned(),
             1 => "an array of 1 item".to_owned(),
@@ -38,6 +39,40 @@ pub(crate) fn value(v: &Value) -> String {
             format!("an object with keys {}{more}", keys.join(", "))
         }
     }
+}
+
+/// Whether a container's compact JSON is short enough to show as it is.
+fn fits(v: &Value) -> bool {
+    // Counting in the serializer would stop early; containers this small are cheap anyway.
+    let limit = MAX_VALUE_CHARS;
+    let mut budget = limit;
+    let mut stack = vec![v];
+    while let Some(node) = stack.pop() {
+        let cost = match node {
+            Value::Array(items) => {
+                stack.extend(items.iter());
+                2 + items.len()
+            }
+            Value::Object(map) => {
+                for (k, child) in map {
+                    if k.len() + 3 > budget {
+                        return false;
+                    }
+                    budget -= k.len() + 3;
+                    stack.push(child);
+                }
+                2 + map.len()
+            }
+            Value::String(s) => s.len() + 2,
+            Value::Number(n) => n.to_string().len(),
+            Value::Bool(_) | Value::Null => 5,
+        };
+        if cost > budget {
+            return false;
+        }
+        budget -= cost;
+    }
+    v.to_string().chars().count() <= limit
 }
 
 /// The JSON type name of a value (`integer` for a number without fraction or exponent).
@@ -122,11 +157,13 @@ mod tests {
         assert_eq!(found(&json!("42")), r#"string "42""#);
         assert_eq!(found(&json!(3.5)), "number 3.5");
         assert_eq!(found(&json!(3)), "integer 3");
-        assert_eq!(found(&json!([1, 2])), "an array of 2 items");
+        assert_eq!(found(&json!([1, 2])), "[1,2]");
+        assert_eq!(found(&json!(vec![1234567; 20])), "an array of 20 items");
         assert_eq!(
-            found(&json!({"a":1,"b":2,"c":3,"d":4,"e":5})),
-            r#"an object with keys "a", "b", "c", "d", …"#
+            found(&json!({"alpha":"x".repeat(20),"b":2,"c":3,"d":4,"e":5})),
+            r#"an object with keys "alpha", "b", "c", "d", …"#
         );
+        assert_eq!(found(&json!({"a": [1, null]})), r#"{"a":[1,null]}"#);
         assert_eq!(child("/a", "x/y~"), "/a/x~1y~0");
     }
 

@@ -131,8 +131,8 @@ fn convert(error: &jsonschema::ValidationError<'_>, root: &Value, out: &mut Vec<
             Violation::new(
                 path,
                 keyword,
-                format!("at least {limit} characters"),
-                format!("{n} characters: {}", render::value(instance)),
+                format!("at least {}", characters(*limit as usize)),
+                format!("{}: {}", characters(n), render::value(instance)),
             )
         }
         ValidationErrorKind::MaxLength { limit } => {
@@ -140,8 +140,8 @@ fn convert(error: &jsonschema::ValidationError<'_>, root: &Value, out: &mut Vec<
             Violation::new(
                 path,
                 keyword,
-                format!("at most {limit} characters"),
-                format!("{n} characters: {}", render::value(instance)),
+                format!("at most {}", characters(*limit as usize)),
+                format!("{}: {}", characters(n), render::value(instance)),
             )
         }
         ValidationErrorKind::Pattern { pattern } => Violation::new(
@@ -228,6 +228,14 @@ fn convert(error: &jsonschema::ValidationError<'_>, root: &Value, out: &mut Vec<
         }
     };
     out.push(v);
+}
+
+fn characters(n: usize) -> String {
+    if n == 1 {
+        "1 character".to_owned()
+    } else {
+        format!("{n} characters")
+    }
 }
 
 /// `one of "a", "b", 3` (cut after 10 options).
