@@ -706,9 +706,12 @@ impl<'a> Ctx<'a> {
                 }
             }
             Err(_) => {
-                // Not one JSON string: `"file": "a.go"` (members without braces), a cut-off
-                // `"main.go`, an invalid escape. The engine decides; an object is taken,
-                // a string only when the engine kept all of its text.
+                if self.starts_like_member(text) {
+                    return self.plain(text, base, Vec::new());
+                }
+                // Not one JSON string, nor members without braces: a cut-off `"main.go`, an
+                // invalid escape, `"ls" -la`. The engine decides; an object is taken, a
+                // string only when the engine kept all of its text.
                 if let Ok(repaired) = crate::repair(text) {
                     let keeps_text = repaired.repairs.iter().all(|r| {
                         matches!(
@@ -766,19 +769,27 @@ impl<'a> Ctx<'a> {
 
     /// Plain text straight from the input (offsets known).
     fn plain(&self, text: &str, base: usize, repairs: Vec<Repair>) -> Result<Normalized, Error> {
-        // Members without braces: `file: main.go` (a known field), `'file': 'a.go'`.
+        // Members without braces: `file: main.go` (a known field), `'file': 'a.go'`. The
+        // braces are ours to add, so the engine sees a whole object and the repair log says
+        // where they were missing.
         if self.starts_like_member(text) {
-            if let Ok(repaired) = crate::repair(text) {
+            if let Ok(repaired) = crate::repair(&format!("{{{text}}}")) {
                 if let Ok(Value::Object(map)) = repaired_value(&repaired.text) {
                     if !map.is_empty() {
-                        let shifted = repaired
-                            .repairs
-                            .into_iter()
-                            .map(|r| Repair {
-                                kind: r.kind,
-                                span: r.span.start + base..r.span.end + base,
-                            })
-                            .collect();
+                        let end = base + text.len();
+                        let mut shifted = vec![Repair {
+                            kind: RepairKind::MissingOpener,
+                            span: base..base,
+                        }];
+                        shifted.extend(repaired.repairs.into_iter().map(|r| Repair {
+                            kind: r.kind,
+                            span: (base + r.span.start).saturating_sub(1).min(end)
+                                ..(base + r.span.end).saturating_sub(1).min(end),
+                        }));
+                        shifted.push(Repair {
+                            kind: RepairKind::MissingCloser,
+                            span: end..end,
+                        });
                         return self.object_from(Value::Object(map), shifted, false);
                     }
                 }
