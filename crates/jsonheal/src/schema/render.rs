@@ -160,7 +160,7 @@ mod tests {
         assert_eq!(found(&json!([1, 2])), "[1,2]");
         assert_eq!(found(&json!(vec![1234567; 20])), "an array of 20 items");
         assert_eq!(
-            found(&json!({"alpha":"x".repeat(20),"b":2,"c":3,"d":4,"e":5})),
+            found(&json!({"alpha":"x".repeat(60),"b":2,"c":3,"d":4,"e":5})),
             r#"an object with keys "alpha", "b", "c", "d", …"#
         );
         assert_eq!(found(&json!({"a": [1, null]})), r#"{"a":[1,null]}"#);
