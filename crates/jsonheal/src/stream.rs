@@ -1,1 +1,1088 @@
-//! (being written)
+//! Streaming repair: feed text as it arrives, read a stable partial value at any moment.
+//!
+//! [`Repairer`] keeps a resumable parser (tokenizer state, a stack of open containers and a
+//! partial value tree) across [`Repairer::push`] calls, so every byte is looked at once and the
+//! total work over a stream is linear in its length whatever the chunk size. Nothing is
+//! re-parsed from the start.
+//!
+//! Partial values are **stable**: a snapshot never shows what the final value contradicts.
+//! Strings only grow; a member appears once its key is complete and its value has begun; a
+//! number or literal appears once a `,`, `}` or `]` shows it can no longer change (`tru` and a
+//! trailing `12` show nothing yet); a container appears when it opens. The repairs that are
+//! certain while streaming are applied at once: single-quoted and backtick strings, unquoted
+//! keys, `//` `/* */` `#` comments, Python literals, trailing commas, prose, code fences and
+//! `<think>` blocks before the value. On anything the incremental parser cannot settle alone
+//! (an inner quote, a missing comma, a bare word value, concatenation, a duplicate key…) it
+//! *freezes*: the snapshot keeps what it had, and [`Repairer::finish`] decides with the
+//! one-shot engine.
+//!
+//! ```
+//! use jsonheal::stream::{Op, Repairer};
+//!
+//! let mut r = Repairer::new();
+//! r.push("Sure: {'city': 'Par");
+//! assert_eq!(r.snapshot(), Some(serde_json::json!({"city": "Par"})));
+//! r.push("is', pop: 21");
+//! // `21` could still grow: withheld.
+//! assert_eq!(r.snapshot(), Some(serde_json::json!({"city": "Paris"})));
+//! r.events(); // drain
+//! r.push("00000}");
+//! let events = r.events();
+//! assert_eq!(events[0].path, "/pop");
+//! assert_eq!(events[0].op, Op::Set(serde_json::json!(2100000)));
+//! # Ok::<(), jsonheal::Error>(())
+//! ```
+//!
+//! Limits: only an object or array root is streamed (a bare top-level scalar appears at
+//! `finish`); after the root value closes, further text (a second value, prose) is left to
+//! `finish`, so with [`crate::Multiple::Array`] a second top-level value turns the final
+//! result into an array that earlier snapshots did not show. Containers nested deeper than
+//! 512 levels (or `Options::max_depth`) freeze the stream.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Number, Value};
+
+use crate::{repair_with, Error, NonFinite, Options, Repaired};
+
+/// Nesting deeper than this freezes the stream: it bounds the recursion of
+/// [`Repairer::snapshot`] and of dropping the value it returns.
+const STREAM_DEPTH_LIMIT: usize = 512;
+
+/// One change to the partial value, addressed by a JSON pointer (RFC 6901; `""` is the root).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    /// Where the change happened: `/items/3/name`.
+    pub path: String,
+    /// What happened there.
+    pub op: Op,
+}
+
+/// What an [`Event`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Op {
+    /// A value appeared at the path: a new member or element (the index is the array's new
+    /// last one), an empty container that just opened, a string that just started (`""`), or
+    /// a scalar that is now final.
+    Set(Value),
+    /// The string at the path grew by this text.
+    Append(String),
+}
+
+/// An incremental repairer for JSON that arrives in pieces.
+///
+/// Memory is linear in the text pushed (the whole text is kept so that `finish` can run the
+/// one-shot engine on it).
+#[derive(Debug)]
+pub struct Repairer {
+    options: Options,
+    /// Every char pushed so far (invalid UTF-8 replaced by U+FFFD).
+    text: String,
+    /// The start of a multi-byte UTF-8 character split by `push_bytes` (at most 3 bytes).
+    utf8_tail: Vec<u8>,
+    parser: Parser,
+}
+
+impl Default for Repairer {
+    fn default() -> Repairer {
+        Repairer::new()
+    }
+}
+
+impl Repairer {
+    /// A repairer with the default [`Options`].
+    pub fn new() -> Repairer {
+        Repairer::with_options(Options::default())
+    }
+
+    /// A repairer whose `finish` uses `options` (and whose snapshots follow its
+    /// `non_finite` and `max_depth`). With `options.strict` nothing is repaired, so the
+    /// snapshot stays `None` and `finish` alone decides.
+    pub fn with_options(options: Options) -> Repairer {
+        let parser = Parser::new(&options);
+        Repairer {
+            options,
+            text: String::new(),
+            utf8_tail: Vec::new(),
+            parser,
+        }
+    }
+
+    /// Stop recording [`Event`]s (for callers that only read snapshots): saves the work and
+    /// the memory of events nobody drains.
+    pub fn without_events(mut self) -> Repairer {
+        self.parser.track_events = false;
+        self.parser.events.clear();
+        self
+    }
+
+    /// Feed the next piece of text.
+    pub fn push(&mut self, chunk: &str) {
+        self.flush_utf8_tail();
+        self.text.push_str(chunk);
+        self.parser.run(&self.text);
+    }
+
+    /// Feed the next piece of raw bytes. A multi-byte character split between two pieces is
+    /// joined; bytes that are not UTF-8 become U+FFFD, as `String::from_utf8_lossy` does.
+    pub fn push_bytes(&mut self, chunk: &[u8]) {
+        // A split character is rare (once per push at most): joining the old tail with the
+        // chunk costs one copy of the chunk, so the total stays linear.
+        let joined;
+        let bytes = if self.utf8_tail.is_empty() {
+            chunk
+        } else {
+            joined = [std::mem::take(&mut self.utf8_tail).as_slice(), chunk].concat();
+            joined.as_slice()
+        };
+        self.decode(bytes);
+        self.parser.run(&self.text);
+    }
+
+    /// The current best value: `None` until an object or array has opened. Building it costs
+    /// time proportional to the value's size; to follow a long stream cheaply, use
+    /// [`Repairer::events`] instead.
+    pub fn snapshot(&self) -> Option<Value> {
+        self.parser.snapshot()
+    }
+
+    /// The changes since the last call (or since the start), in order. Consecutive growths of
+    /// one string are merged into one [`Op::Append`].
+    pub fn events(&mut self) -> Vec<Event> {
+        self.parser.last_append = None;
+        std::mem::take(&mut self.parser.events)
+    }
+
+    /// A counter that moves whenever the partial value changes: compare two readings to know
+    /// whether a new snapshot is worth building.
+    pub fn revision(&self) -> u64 {
+        self.parser.revision
+    }
+
+    /// Whether the parser met something it leaves to [`Repairer::finish`]: the snapshot will
+    /// not change any more.
+    pub fn is_frozen(&self) -> bool {
+        self.parser.mode == Mode::Frozen
+    }
+
+    /// Everything pushed so far, as text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The final result: exactly `repair_with(whole text, options)`. A character left
+    /// incomplete by `push_bytes` becomes U+FFFD.
+    pub fn finish(mut self) -> Result<Repaired, Error> {
+        self.flush_utf8_tail();
+        repair_with(&self.text, &self.options)
+    }
+
+    fn flush_utf8_tail(&mut self) {
+        if !self.utf8_tail.is_empty() {
+            self.utf8_tail.clear();
+            self.text.push(char::REPLACEMENT_CHARACTER);
+        }
+    }
+
+    /// Decode `bytes` into the text; an incomplete character at the very end becomes the
+    /// tail, every invalid sequence one U+FFFD (the rule of `String::from_utf8_lossy`).
+    fn decode(&mut self, mut bytes: &[u8]) {
+        loop {
+            match std::str::from_utf8(bytes) {
+                Ok(s) => {
+                    self.text.push_str(s);
+                    return;
+                }
+                Err(e) => {
+                    let (good, rest) = bytes.split_at(e.valid_up_to());
+                    // `good` is valid UTF-8 by construction; lossy never replaces here.
+                    self.text.push_str(&String::from_utf8_lossy(good));
+                    match e.error_len() {
+                        Some(bad) => {
+                            self.text.push(char::REPLACEMENT_CHARACTER);
+                            bytes = rest.get(bad..).unwrap_or_default();
+                        }
+                        None => {
+                            self.utf8_tail.extend_from_slice(rest);
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Where the parser is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Before the value: skipping prose and fences up to the first `{` or `[`.
+    Prose,
+    /// Inside a `<think>` block before the value.
+    Think,
+    /// In an object, expecting a key or `}`.
+    Key,
+    /// After a quoted key, expecting `:`.
+    Colon,
+    /// After `:`, expecting the member's value.
+    MemberValue,
+    /// In an array, expecting an element or `]`.
+    Element,
+    /// Inside a string opened by `quote`; `key` if it is an object key.
+    Str { quote: u8, key: bool },
+    /// Inside an unquoted key (it ends at `:`).
+    KeyWord,
+    /// Inside a bare value: a number or a literal (it ends at any other character).
+    ValueWord,
+    /// After a value inside a container: expecting `,` or the closer. A number or literal
+    /// waiting for that confirmation is in `Parser::pending`.
+    AfterValue,
+    /// The root value closed; the rest is for `finish`.
+    Done,
+    /// Something uncertain was met; the rest is for `finish`.
+    Frozen,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Comment {
+    /// `//` or `#`, up to the end of the line.
+    Line,
+    /// `/* … */`.
+    Block,
+}
+
+/// One node of the partial value tree (an arena, so appending is O(1) at any depth).
+#[derive(Debug)]
+enum Node {
+    Leaf(Value),
+    Str(String),
+    Arr(Vec<usize>),
+    Obj(Vec<(String, usize)>),
+}
+
+/// An open container.
+#[derive(Debug)]
+struct Frame {
+    node: usize,
+    object: bool,
+    /// Keys seen in this object: a duplicate freezes the stream (the one-shot engine's
+    /// policy decides which value wins).
+    keys: HashSet<String>,
+    /// Elements in this array.
+    len: usize,
+    /// Length of `Parser::ptr` before this container's own segment was added.
+    ptr_len: usize,
+}
+
+enum Step {
+    /// Progress was made (or the mode changed): go on.
+    Go,
+    /// The bytes at `pos` cannot be decided until more text arrives.
+    Wait,
+}
+
+/// An escape sequence inside a string.
+enum Escape {
+    /// Not enough text yet to tell.
+    Wait,
+    /// Decodes to this character and is this many bytes long.
+    Char(char, usize),
+    /// An invalid one-letter escape (`\U` in `C:\Users`): the backslash is content.
+    KeepBackslash,
+    /// Something the stream leaves to the one-shot engine.
+    Unsure,
+}
+
+#[derive(Debug)]
+struct Parser {
+    pos: usize,
+    mode: Mode,
+    comment: Option<Comment>,
+    stack: Vec<Frame>,
+    nodes: Vec<Node>,
+    /// JSON pointer of the innermost open container.
+    ptr: String,
+    /// The key being read.
+    key: String,
+    /// A complete key whose value has not appeared yet.
+    pending_key: Option<String>,
+    /// A number or literal waiting for `,` `}` or `]`.
+    pending: Option<Value>,
+    /// The bare word being read.
+    word: String,
+    /// The string value being read: its node and its pointer.
+    current: usize,
+    current_path: String,
+    events: Vec<Event>,
+    track_events: bool,
+    /// The node whose growth the last event records, so that the next growth extends it.
+    last_append: Option<usize>,
+    revision: u64,
+    depth_limit: usize,
+    non_finite: NonFinite,
+}
+
+impl Parser {
+    fn new(options: &Options) -> Parser {
+        Parser {
+            pos: 0,
+            // Strict mode repairs nothing, so nothing partial can be promised.
+            mode: if options.strict {
+                Mode::Frozen
+            } else {
+                Mode::Prose
+            },
+            comment: None,
+            stack: Vec::new(),
+            nodes: Vec::new(),
+            ptr: String::new(),
+            key: String::new(),
+            pending_key: None,
+            pending: None,
+            word: String::new(),
+            current: 0,
+            current_path: String::new(),
+            events: Vec::new(),
+            track_events: true,
+            last_append: None,
+            revision: 0,
+            depth_limit: options.max_depth.min(STREAM_DEPTH_LIMIT),
+            non_finite: options.non_finite,
+        }
+    }
+
+    fn run(&mut self, text: &str) {
+        while self.pos < text.len() {
+            if let Step::Wait = self.step(text) {
+                break;
+            }
+        }
+    }
+
+    fn step(&mut self, text: &str) -> Step {
+        if let Some(comment) = self.comment {
+            return self.in_comment(text.as_bytes(), comment);
+        }
+        match self.mode {
+            Mode::Prose => self.prose(text.as_bytes()),
+            Mode::Think => self.think(text.as_bytes()),
+            Mode::Str { quote, key } => self.string(text, quote, key),
+            Mode::KeyWord => self.key_word(text),
+            Mode::ValueWord => self.value_word(text),
+            Mode::Done | Mode::Frozen => {
+                self.pos = text.len();
+                Step::Go
+            }
+            Mode::Key | Mode::Colon | Mode::MemberValue | Mode::Element | Mode::AfterValue => {
+                self.structural(text)
+            }
+        }
+    }
+
+    fn freeze(&mut self) -> Step {
+        self.mode = Mode::Frozen;
+        self.pending = None;
+        self.pending_key = None;
+        self.comment = None;
+        Step::Go
+    }
+
+    // ----- before the value -------------------------------------------------------------
+
+    fn prose(&mut self, bytes: &[u8]) -> Step {
+        let rest = &bytes[self.pos..];
+        let Some(i) = memchr::memchr3(b'{', b'[', b'<', rest) else {
+            self.pos = bytes.len();
+            return Step::Go;
+        };
+        self.pos += i;
+        match rest[i] {
+            b'<' => match starts_with_partial(&rest[i..], b"<think>") {
+                Some(true) => {
+                    self.pos += b"<think>".len();
+                    self.mode = Mode::Think;
+                    Step::Go
+                }
+                Some(false) => {
+                    self.pos += 1;
+                    Step::Go
+                }
+                None => Step::Wait,
+            },
+            b => self.open(b == b'{'),
+        }
+    }
+
+    fn think(&mut self, bytes: &[u8]) -> Step {
+        let rest = &bytes[self.pos..];
+        let Some(i) = memchr::memchr(b'<', rest) else {
+            self.pos = bytes.len();
+            return Step::Go;
+        };
+        self.pos += i;
+        match starts_with_partial(&rest[i..], b"</think>") {
+            Some(true) => {
+                self.pos += b"</think>".len();
+                self.mode = Mode::Prose;
+                Step::Go
+            }
+            Some(false) => {
+                self.pos += 1;
+                Step::Go
+            }
+            None => Step::Wait,
+        }
+    }
+
+    fn in_comment(&mut self, bytes: &[u8], comment: Comment) -> Step {
+        let rest = &bytes[self.pos..];
+        match comment {
+            Comment::Line => match memchr::memchr(b'\n', rest) {
+                Some(i) => {
+                    self.pos += i + 1;
+                    self.comment = None;
+                }
+                None => self.pos = bytes.len(),
+            },
+            Comment::Block => match memchr::memmem::find(rest, b"*/") {
+                Some(i) => {
+                    self.pos += i + 2;
+                    self.comment = None;
+                }
+                None => {
+                    // Keep a final `*` for the next push: it may be the start of `*/`.
+                    let keep = usize::from(rest.last() == Some(&b'*'));
+                    self.pos = bytes.len() - keep;
+                    if keep == 1 {
+                        return Step::Wait;
+                    }
+                }
+            },
+        }
+        Step::Go
+    }
+
+    // ----- between tokens ---------------------------------------------------------------
+
+    fn structural(&mut self, text: &str) -> Step {
+        let bytes = text.as_bytes();
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(self.pos) {
+            self.pos += 1;
+        }
+        let Some(&b) = bytes.get(self.pos) else {
+            return Step::Go;
+        };
+        match b {
+            b'/' => {
+                return match bytes.get(self.pos + 1) {
+                    None => Step::Wait,
+                    Some(b'/') => {
+                        self.pos += 2;
+                        self.comment = Some(Comment::Line);
+                        Step::Go
+                    }
+                    Some(b'*') => {
+                        self.pos += 2;
+                        self.comment = Some(Comment::Block);
+                        Step::Go
+                    }
+                    // A regex literal or a stray slash: the engine's call.
+                    Some(_) => self.freeze(),
+                };
+            }
+            b'#' => {
+                self.pos += 1;
+                self.comment = Some(Comment::Line);
+                return Step::Go;
+            }
+            _ => {}
+        }
+        match self.mode {
+            Mode::Key => match b {
+                b'"' | b'\'' | b'`' => {
+                    self.key.clear();
+                    self.pos += 1;
+                    self.mode = Mode::Str {
+                        quote: b,
+                        key: true,
+                    };
+                    Step::Go
+                }
+                b'}' => self.close(),
+                _ if text[self.pos..]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') =>
+                {
+                    self.key.clear();
+                    self.mode = Mode::KeyWord;
+                    Step::Go
+                }
+                _ => self.freeze(),
+            },
+            Mode::Colon => {
+                if b == b':' {
+                    self.pos += 1;
+                    self.mode = Mode::MemberValue;
+                    Step::Go
+                } else {
+                    // `{"a" 1}` (missing colon) and the like.
+                    self.freeze()
+                }
+            }
+            Mode::MemberValue | Mode::Element => match b {
+                b'"' | b'\'' | b'`' => self.open_string(b),
+                b'{' | b'[' => self.open(b == b'{'),
+                b']' if self.mode == Mode::Element => self.close(),
+                _ if is_word_byte(b) => {
+                    self.word.clear();
+                    self.mode = Mode::ValueWord;
+                    Step::Go
+                }
+                _ => self.freeze(),
+            },
+            Mode::AfterValue => {
+                let object = self.stack.last().is_some_and(|f| f.object);
+                match b {
+                    b',' => {
+                        self.commit_pending();
+                        self.pos += 1;
+                        self.mode = if object { Mode::Key } else { Mode::Element };
+                        Step::Go
+                    }
+                    b'}' if object => {
+                        self.commit_pending();
+                        self.close()
+                    }
+                    b']' if !object => {
+                        self.commit_pending();
+                        self.close()
+                    }
+                    // A missing comma, a wrong closer, `+` concatenation, an inner quote
+                    // that did not end its string: the engine decides.
+                    _ => self.freeze(),
+                }
+            }
+            _ => self.freeze(),
+        }
+    }
+
+    // ----- tokens -----------------------------------------------------------------------
+
+    fn string(&mut self, text: &str, quote: u8, key: bool) -> Step {
+        let bytes = text.as_bytes();
+        let rest = &bytes[self.pos..];
+        let Some(i) = memchr::memchr2(quote, b'\\', rest) else {
+            self.append(&text[self.pos..], key);
+            self.pos = bytes.len();
+            return Step::Go;
+        };
+        // `quote` and `\` are ASCII, so `pos + i` is a char boundary.
+        let end = self.pos + i;
+        self.append(&text[self.pos..end], key);
+        self.pos = end;
+        if rest[i] == quote {
+            self.pos += 1;
+            if key {
+                if !self.complete_key() {
+                    return self.freeze();
+                }
+                self.mode = Mode::Colon;
+            } else {
+                // The closing quote is only a candidate: `AfterValue` freezes unless a
+                // delimiter follows (`"He said "hi" to me"` keeps the quote as content).
+                self.mode = Mode::AfterValue;
+            }
+            return Step::Go;
+        }
+        match escape(&bytes[self.pos..], quote) {
+            Escape::Wait => Step::Wait,
+            Escape::Char(c, len) => {
+                let mut buf = [0u8; 4];
+                self.append(c.encode_utf8(&mut buf), key);
+                self.pos += len;
+                Step::Go
+            }
+            Escape::KeepBackslash => {
+                self.append("\\", key);
+                self.pos += 1;
+                Step::Go
+            }
+            Escape::Unsure => self.freeze(),
+        }
+    }
+
+    fn key_word(&mut self, text: &str) -> Step {
+        for (i, c) in text[self.pos..].char_indices() {
+            match c {
+                ':' => {
+                    self.pos += i + 1;
+                    let trimmed = self.key.trim_end().len();
+                    self.key.truncate(trimmed);
+                    if self.key.is_empty() || !self.complete_key() {
+                        return self.freeze();
+                    }
+                    self.mode = Mode::MemberValue;
+                    return Step::Go;
+                }
+                c if c.is_alphanumeric() || matches!(c, '_' | '$' | '-' | '.' | ' ' | '\t') => {
+                    self.key.push(c);
+                }
+                _ => {
+                    self.pos += i;
+                    return self.freeze();
+                }
+            }
+        }
+        self.pos = text.len();
+        Step::Go
+    }
+
+    fn value_word(&mut self, text: &str) -> Step {
+        let bytes = text.as_bytes();
+        let start = self.pos;
+        let end = bytes[start..]
+            .iter()
+            .position(|&b| !is_word_byte(b))
+            .map_or(bytes.len(), |i| start + i);
+        // Word bytes are ASCII, so `end` is a char boundary.
+        self.word.push_str(&text[start..end]);
+        self.pos = end;
+        if end == bytes.len() {
+            // The word may still grow (`tru` → `true`, `12` → `123`).
+            return Step::Go;
+        }
+        match classify(&self.word, self.non_finite) {
+            Some(v) => {
+                self.pending = Some(v);
+                self.mode = Mode::AfterValue;
+                Step::Go
+            }
+            None => self.freeze(),
+        }
+    }
+
+    // ----- the tree ---------------------------------------------------------------------
+
+    /// Record a completed key in the innermost object; false for a duplicate.
+    fn complete_key(&mut self) -> bool {
+        let key = std::mem::take(&mut self.key);
+        match self.stack.last_mut() {
+            Some(frame) if frame.object => {
+                if !frame.keys.insert(key.clone()) {
+                    return false;
+                }
+                self.pending_key = Some(key);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Put `node` into the innermost container (or make it the root) and record the event.
+    /// Returns its id and its pointer segment (`None` for the root), or `None` when there
+    /// is no place for it (which the modes rule out).
+    fn attach(&mut self, node: Node) -> Option<(usize, Option<String>)> {
+        let id = self.nodes.len();
+        let segment = match self.stack.last_mut() {
+            None => {
+                if !self.nodes.is_empty() {
+                    return None;
+                }
+                None
+            }
+            Some(frame) => {
+                let segment = if frame.object {
+                    let key = self.pending_key.take()?;
+                    let segment = escape_pointer(&key);
+                    match self.nodes.get_mut(frame.node) {
+                        Some(Node::Obj(members)) => members.push((key, id)),
+                        _ => return None,
+                    }
+                    segment
+                } else {
+                    match self.nodes.get_mut(frame.node) {
+                        Some(Node::Arr(items)) => items.push(id),
+                        _ => return None,
+                    }
+                    frame.len += 1;
+                    (frame.len - 1).to_string()
+                };
+                Some(segment)
+            }
+        };
+        if self.track_events {
+            let value = match &node {
+                Node::Leaf(v) => v.clone(),
+                Node::Str(s) => Value::String(s.clone()),
+                Node::Arr(_) => Value::Array(Vec::new()),
+                Node::Obj(_) => Value::Object(Map::new()),
+            };
+            let path = child_path(&self.ptr, segment.as_deref());
+            self.events.push(Event {
+                path,
+                op: Op::Set(value),
+            });
+            self.last_append = None;
+        }
+        self.nodes.push(node);
+        self.revision += 1;
+        Some((id, segment))
+    }
+
+    fn open(&mut self, object: bool) -> Step {
+        if self.stack.len() >= self.depth_limit {
+            return self.freeze();
+        }
+        let node = if object {
+            Node::Obj(Vec::new())
+        } else {
+            Node::Arr(Vec::new())
+        };
+        let Some((id, segment)) = self.attach(node) else {
+            return self.freeze();
+        };
+        let ptr_len = self.ptr.len();
+        if let Some(segment) = segment {
+            self.ptr.push('/');
+            self.ptr.push_str(&segment);
+        }
+        self.stack.push(Frame {
+            node: id,
+            object,
+            keys: HashSet::new(),
+            len: 0,
+            ptr_len,
+        });
+        self.pos += 1;
+        self.mode = if object { Mode::Key } else { Mode::Element };
+        Step::Go
+    }
+
+    fn close(&mut self) -> Step {
+        self.pos += 1;
+        if let Some(frame) = self.stack.pop() {
+            self.ptr.truncate(frame.ptr_len);
+        }
+        self.mode = if self.stack.is_empty() {
+            Mode::Done
+        } else {
+            Mode::AfterValue
+        };
+        Step::Go
+    }
+
+    fn open_string(&mut self, quote: u8) -> Step {
+        let Some((id, segment)) = self.attach(Node::Str(String::new())) else {
+            return self.freeze();
+        };
+        self.current = id;
+        if self.track_events {
+            self.current_path = child_path(&self.ptr, segment.as_deref());
+        }
+        self.pos += 1;
+        self.mode = Mode::Str { quote, key: false };
+        Step::Go
+    }
+
+    fn commit_pending(&mut self) {
+        if let Some(v) = self.pending.take() {
+            if self.attach(Node::Leaf(v)).is_none() {
+                self.freeze();
+            }
+        }
+    }
+
+    fn append(&mut self, s: &str, key: bool) {
+        if s.is_empty() {
+            return;
+        }
+        if key {
+            self.key.push_str(s);
+            return;
+        }
+        if let Some(Node::Str(v)) = self.nodes.get_mut(self.current) {
+            v.push_str(s);
+        }
+        self.revision += 1;
+        if !self.track_events {
+            return;
+        }
+        if self.last_append == Some(self.current) {
+            if let Some(Event {
+                op: Op::Append(grown),
+                ..
+            }) = self.events.last_mut()
+            {
+                grown.push_str(s);
+                return;
+            }
+        }
+        self.events.push(Event {
+            path: self.current_path.clone(),
+            op: Op::Append(s.to_owned()),
+        });
+        self.last_append = Some(self.current);
+    }
+
+    fn snapshot(&self) -> Option<Value> {
+        if self.nodes.is_empty() {
+            return None;
+        }
+        Some(self.build(0))
+    }
+
+    /// Depth is bounded by `STREAM_DEPTH_LIMIT`, so the recursion is too.
+    fn build(&self, id: usize) -> Value {
+        match self.nodes.get(id) {
+            Some(Node::Leaf(v)) => v.clone(),
+            Some(Node::Str(s)) => Value::String(s.clone()),
+            Some(Node::Arr(items)) => Value::Array(items.iter().map(|&i| self.build(i)).collect()),
+            Some(Node::Obj(members)) => Value::Object(
+                members
+                    .iter()
+                    .map(|(k, i)| (k.clone(), self.build(*i)))
+                    .collect(),
+            ),
+            None => Value::Null,
+        }
+    }
+}
+
+/// Whether `have` starts with `want`: `Some(true)`/`Some(false)` when it can tell, `None`
+/// when `have` is a proper prefix of `want` (more text is needed).
+fn starts_with_partial(have: &[u8], want: &[u8]) -> Option<bool> {
+    if have.len() >= want.len() {
+        Some(&have[..want.len()] == want)
+    } else if want.starts_with(have) {
+        None
+    } else {
+        Some(false)
+    }
+}
+
+/// Bytes of a bare number or literal (`-12.5e3`, `true`, `None`).
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'.' | b'_' | b'$')
+}
+
+/// The value of a complete bare word, or `None` when it is not one the stream may decide
+/// alone (a bare string value, a number JSON does not allow).
+fn classify(word: &str, non_finite: NonFinite) -> Option<Value> {
+    match word {
+        "true" | "True" => Some(Value::Bool(true)),
+        "false" | "False" => Some(Value::Bool(false)),
+        "null" | "None" | "none" | "undefined" => Some(Value::Null),
+        "NaN" | "Infinity" | "-Infinity" => match non_finite {
+            NonFinite::Null => Some(Value::Null),
+            NonFinite::String => Some(Value::String(word.to_owned())),
+            NonFinite::Error => None,
+        },
+        // Deserialized exactly as within a whole document, so the number equals the one in
+        // the final value (`Number::from_str` may normalise differently).
+        _ if is_json_number(word) => serde_json::from_str::<Number>(word).ok().map(Value::Number),
+        _ => None,
+    }
+}
+
+/// RFC 8259 `number`: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+fn is_json_number(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i - start
+    };
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            digits(&mut i);
+        }
+        _ => return false,
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+/// Decode the escape at the start of `b` (which starts with `\`) in a string quoted by
+/// `quote`.
+fn escape(b: &[u8], quote: u8) -> Escape {
+    let Some(&c) = b.get(1) else {
+        return Escape::Wait;
+    };
+    let simple = match c {
+        b'"' => Some('"'),
+        b'\\' => Some('\\'),
+        b'/' => Some('/'),
+        b'b' => Some('\u{8}'),
+        b'f' => Some('\u{c}'),
+        b'n' => Some('\n'),
+        b'r' => Some('\r'),
+        b't' => Some('\t'),
+        _ if c == quote => Some(char::from(c)),
+        _ => None,
+    };
+    if let Some(ch) = simple {
+        return Escape::Char(ch, 2);
+    }
+    match c {
+        b'u' => unicode_escape(b),
+        // JavaScript escapes (`\x41`, `\0`, `\v`) and `\'` outside single quotes: the
+        // engine may read them either way.
+        b'x' | b'v' | b'0'..=b'9' => Escape::Unsure,
+        // `C:\Users`: an invalid escape keeps its backslash as content.
+        _ if c.is_ascii_alphabetic() => Escape::KeepBackslash,
+        _ => Escape::Unsure,
+    }
+}
+
+/// `\uXXXX`, or a surrogate pair `\uD83D\uDE00`.
+fn unicode_escape(b: &[u8]) -> Escape {
+    let hex4 = |from: usize| -> Result<Option<u32>, ()> {
+        let mut v = 0u32;
+        for k in 0..4 {
+            let Some(&h) = b.get(from + k) else {
+                return Ok(None);
+            };
+            let d = char::from(h).to_digit(16).ok_or(())?;
+            v = v * 16 + d;
+        }
+        Ok(Some(v))
+    };
+    let hi = match hex4(2) {
+        Err(()) => return Escape::Unsure,
+        Ok(None) => return Escape::Wait,
+        Ok(Some(v)) => v,
+    };
+    match hi {
+        0xD800..=0xDBFF => {
+            match starts_with_partial(b.get(6..).unwrap_or_default(), b"\\u") {
+                None => return Escape::Wait,
+                Some(false) => return Escape::Unsure,
+                Some(true) => {}
+            }
+            let lo = match hex4(8) {
+                Err(()) => return Escape::Unsure,
+                Ok(None) => return Escape::Wait,
+                Ok(Some(v)) => v,
+            };
+            if !(0xDC00..=0xDFFF).contains(&lo) {
+                return Escape::Unsure;
+            }
+            let cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+            char::from_u32(cp).map_or(Escape::Unsure, |ch| Escape::Char(ch, 12))
+        }
+        // A lone low surrogate: the engine replaces it; leave that to it.
+        0xDC00..=0xDFFF => Escape::Unsure,
+        _ => char::from_u32(hi).map_or(Escape::Unsure, |ch| Escape::Char(ch, 6)),
+    }
+}
+
+/// RFC 6901: `~` → `~0`, `/` → `~1`.
+fn escape_pointer(key: &str) -> String {
+    if key.contains(['~', '/']) {
+        key.replace('~', "~0").replace('/', "~1")
+    } else {
+        key.to_owned()
+    }
+}
+
+fn child_path(ptr: &str, segment: Option<&str>) -> String {
+    match segment {
+        None => String::new(),
+        Some(s) => {
+            let mut p = String::with_capacity(ptr.len() + 1 + s.len());
+            p.push_str(ptr);
+            p.push('/');
+            p.push_str(s);
+            p
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn fed_bytewise(text: &str) -> Repairer {
+        let mut r = Repairer::new();
+        for b in text.as_bytes() {
+            r.push_bytes(std::slice::from_ref(b));
+        }
+        r
+    }
+
+    #[test]
+    fn json_numbers() {
+        for ok in [
+            "0",
+            "-0",
+            "12",
+            "1.5",
+            "1e5",
+            "1E+5",
+            "-1.25e-3",
+            "123456789012345678901",
+        ] {
+            assert!(is_json_number(ok), "{ok}");
+        }
+        for bad in [
+            "", "-", "01", "1.", ".5", "+1", "1e", "1e+", "0x1F", "1.2.3", "--1",
+        ] {
+            assert!(!is_json_number(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn bytes_split_inside_chars_are_joined() {
+        let text = "{\"a\": \"é😀 \\u00e9 \\ud83d\\ude00\"}";
+        let r = fed_bytewise(text);
+        assert_eq!(r.text(), text);
+        assert_eq!(r.snapshot(), Some(json!({"a": "é😀 é 😀"})));
+    }
+
+    #[test]
+    fn invalid_utf8_becomes_replacement_like_lossy() {
+        let bytes: &[u8] = b"{\"a\": \"x\xE2\x82y\xFF\xF0\x9F\x98\"}";
+        let lossy = String::from_utf8_lossy(bytes).into_owned();
+        for size in 1..=bytes.len() {
+            let mut r = Repairer::new();
+            for chunk in bytes.chunks(size) {
+                r.push_bytes(chunk);
+            }
+            assert_eq!(r.text(), lossy, "chunk size {size}");
+        }
+        // An incomplete character at the very end is replaced at finish.
+        let mut r = Repairer::new();
+        r.push_bytes(b"[1, \xF0\x9F");
+        assert_eq!(r.text(), "[1, ");
+        r.push("]");
+        assert_eq!(r.text(), "[1, \u{FFFD}]");
+    }
+
+    #[test]
+    fn pointer_segments_are_escaped() {
+        let mut r = Repairer::new();
+        r.push(r#"{"a/b": {"~": [true, "#);
+        let paths: Vec<String> = r.events().into_iter().map(|e| e.path).collect();
+        assert_eq!(paths, ["", "/a~1b", "/a~1b/~0", "/a~1b/~0/0"]);
+    }
+}

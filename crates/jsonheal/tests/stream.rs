@@ -1,0 +1,626 @@
+//! Streaming repair: every snapshot, at every prefix and under any chunking, is consistent with
+//! the final value, and `finish` equals the one-shot `repair`.
+#![allow(clippy::unwrap_used)]
+
+use jsonheal::stream::{Event, Op, Repairer};
+use jsonheal::{repair, repair_with, DuplicateKeys, NonFinite, Options};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+// ----- documents -------------------------------------------------------------------------
+
+/// Valid JSON: the stream must fill these in completely.
+const VALID: &[(&str, &str)] = &[
+    (
+        "tool call arguments with code inside strings",
+        r#"{"path": "src/main.rs", "content": "fn main() {\n    let v = vec![1, 2];\n    println!(\"{:?} {}\", v, \"}]\");\n    // done: {\"a\": [1]}\n}\n", "line": 12, "overwrite": true, "mode": null, "tags": ["rust", "cli"], "ratio": -0.25e-3}"#,
+    ),
+    (
+        "nested structured output",
+        r#"{
+  "title": "Quarterly report",
+  "items": [
+    {"id": 1, "name": "Ada", "score": 98.5, "tags": [], "address": {"city": "London", "zip": null}},
+    {"id": 2, "name": "Grace \"Amazing\" Hopper", "score": 1e2, "tags": ["navy", "cobol"], "address": {}},
+    [[1, 2, [3, [4]]], {"deep": {"deeper": {"deepest": [false]}}}]
+  ],
+  "total": 123456789012345678901234567890,
+  "a/b~c": "pointer escapes",
+  "": "empty key"
+}"#,
+    ),
+    (
+        "unicode and escapes",
+        r#"["é 😀 ü", "\u00e9\ud83d\ude00\u0000", "tab\t nl\n q\" bs\\ sl\/ \b\f\r", "", [], {}, 0, -0, 1.10, 1E+2]"#,
+    ),
+    (
+        "an array of scalars at the root",
+        r#"[true, false, null, 1, "x"]"#,
+    ),
+];
+
+/// LLM-style text the one-shot engine repairs; the stream should fill these in completely too.
+const SMOOTH_LLM: &[(&str, &str)] = &[
+    (
+        "fence and prose around the value",
+        "Sure! Here is the JSON you asked for:\n```json\n{\"name\": \"Ada\", \"langs\": [\"en\", \"fr\"], \"age\": 36}\n```\nLet me know if you need anything else.",
+    ),
+    (
+        "single quotes, unquoted keys, comments, python literals, trailing commas",
+        "{\n  // the user\n  name: 'Ada Lovelace',\n  'role': 'analyst', /* block\n comment */\n  active: True,\n  spouse: None,\n  retired: False,\n  kids: [1, 2, 3,], # hash comment\n  first name: \"Ada\",\n}",
+    ),
+    (
+        "a reasoning block before the answer",
+        "<think>The user wants {\"x\": 0}? No, an object with a.</think>\n{\"a\": 1, \"b\": [\"c\"]}",
+    ),
+    (
+        "windows paths keep their backslashes",
+        r#"{"path": "C:\Users\me\notes.txt", "ok": true}"#,
+    ),
+    (
+        "single-quoted strings with escaped quotes",
+        r#"{'msg': 'it\'s "quoted"', 'n': -12}"#,
+    ),
+];
+
+/// Input the stream cannot settle alone: it may freeze, but never contradicts the final value.
+const UNSURE_LLM: &[(&str, &str)] = &[
+    ("inner quotes", r#"{"say": "He said "hi" to me", "n": 1}"#),
+    (
+        "an apostrophe in single quotes",
+        r#"{"msg": 'it's ok', "n": 2}"#,
+    ),
+    ("concatenation", r#"{"a": "x" + "y", "b": 2}"#),
+    ("ellipsis", "[1, 2, ...]"),
+    ("missing comma", "{\"a\": 1\n\"b\": 2}"),
+    ("missing inner closer", r#"[{"a": 1, {"b": 2}]"#),
+    ("bare word values", "{cmd: read, file: main.go, n: 3}"),
+    ("truncated string", r#"{"a": [1, 2], "b": "hel"#),
+    ("truncated literal", r#"{"a": [1, 2, tr"#),
+    ("truncated number", r#"{"a": [1, 2], "n": 3."#),
+    ("truncated key", r#"{"a": {"b": 1}, "pat"#),
+    (
+        "nan and infinity",
+        "[NaN, Infinity, -Infinity, undefined, 1]",
+    ),
+    ("missing value", r#"{"a": , "b": 2}"#),
+    ("redundant closer", r#"{"a": 1}}"#),
+    ("wrong closer", r#"{"a": [1, 2}"#),
+    ("escaped json", r#"{\"a\": \"b\"}"#),
+    ("two values", "{\"a\": 1}\n{\"a\": 2}"),
+];
+
+fn all_docs() -> impl Iterator<Item = (&'static str, &'static str)> {
+    VALID.iter().chain(SMOOTH_LLM).chain(UNSURE_LLM).copied()
+}
+
+// ----- checkers --------------------------------------------------------------------------
+
+/// Whether `snapshot` says nothing that `fin` contradicts: every string is a prefix of the
+/// final one, every scalar equals the final one, every key is present (in the same order),
+/// every array is no longer than the final one.
+fn consistent(snapshot: &Value, fin: &Value) -> Result<(), String> {
+    fn walk(s: &Value, f: &Value, at: &str) -> Result<(), String> {
+        match (s, f) {
+            (Value::String(a), Value::String(b)) if b.starts_with(a.as_str()) => Ok(()),
+            (Value::Array(a), Value::Array(b)) if a.len() <= b.len() => {
+                for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                    walk(x, y, &format!("{at}/{i}"))?;
+                }
+                Ok(())
+            }
+            (Value::Object(a), Value::Object(b)) => {
+                let mut last = None;
+                for (k, x) in a {
+                    let Some(idx) = b.keys().position(|x| x == k) else {
+                        return Err(format!("{at}: key {k:?} is not in the final value"));
+                    };
+                    if last.is_some_and(|l| idx < l) {
+                        return Err(format!("{at}: key {k:?} is out of order"));
+                    }
+                    last = Some(idx);
+                    walk(x, &b[k], &format!("{at}/{k}"))?;
+                }
+                Ok(())
+            }
+            (a, b) if a == b => Ok(()),
+            (a, b) => Err(format!("{at}: snapshot has {a}, final has {b}")),
+        }
+    }
+    walk(snapshot, fin, "")
+}
+
+/// Apply events to a value the way a UI would patch its copy.
+fn apply(doc: &mut Option<Value>, event: &Event) -> Result<(), String> {
+    if event.path.is_empty() {
+        match &event.op {
+            Op::Set(v) => *doc = Some(v.clone()),
+            Op::Append(s) => match doc {
+                Some(Value::String(t)) => t.push_str(s),
+                _ => return Err("append to a root that is not a string".into()),
+            },
+        }
+        return Ok(());
+    }
+    let root = doc.as_mut().ok_or("event before the root")?;
+    match &event.op {
+        Op::Append(s) => match root.pointer_mut(&event.path) {
+            Some(Value::String(t)) => t.push_str(s),
+            _ => return Err(format!("append to {} which is not a string", event.path)),
+        },
+        Op::Set(v) => {
+            let (parent, last) = event.path.rsplit_once('/').ok_or("bad pointer")?;
+            let key = last.replace("~1", "/").replace("~0", "~");
+            match root.pointer_mut(parent) {
+                Some(Value::Object(m)) => {
+                    if m.insert(key, v.clone()).is_some() {
+                        return Err(format!("{} set twice", event.path));
+                    }
+                }
+                Some(Value::Array(a)) if key == a.len().to_string() => a.push(v.clone()),
+                _ => return Err(format!("no place for {}", event.path)),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Feed `text` in the given pieces (byte slices, so UTF-8 characters may split) and check
+/// after each one: the snapshot is consistent with `fin` and with the previous snapshot, and
+/// the events drained so far rebuild it exactly.
+fn check_chunks(name: &str, text: &str, cuts: &[usize], fin: Option<&Value>) -> Repairer {
+    check_chunks_with(Options::default(), name, text, cuts, fin)
+}
+
+fn check_chunks_with(
+    options: Options,
+    name: &str,
+    text: &str,
+    cuts: &[usize],
+    fin: Option<&Value>,
+) -> Repairer {
+    let mut r = Repairer::with_options(options);
+    let mut patched: Option<Value> = None;
+    let mut previous: Option<Value> = None;
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    for &end in cuts.iter().chain(std::iter::once(&bytes.len())) {
+        let end = end.clamp(start, bytes.len());
+        r.push_bytes(&bytes[start..end]);
+        start = end;
+        let snap = r.snapshot();
+        for e in r.events() {
+            apply(&mut patched, &e).unwrap_or_else(|m| panic!("{name}: at byte {end}: {m}"));
+        }
+        assert_eq!(
+            patched, snap,
+            "{name}: events disagree with the snapshot at {end}"
+        );
+        if let (Some(s), Some(f)) = (&snap, fin) {
+            if let Err(m) = consistent(s, f) {
+                panic!(
+                    "{name}: after {end} bytes ({:?}): {m}",
+                    &text[..text.floor_char_boundary_compat(end)]
+                );
+            }
+        }
+        if let Some(p) = &previous {
+            let s = snap.as_ref().expect("a snapshot never goes back to None");
+            if let Err(m) = consistent(p, s) {
+                panic!("{name}: snapshot went backwards at byte {end}: {m}");
+            }
+        }
+        previous = snap;
+    }
+    r
+}
+
+trait FloorBoundary {
+    fn floor_char_boundary_compat(&self, i: usize) -> usize;
+}
+
+impl FloorBoundary for str {
+    fn floor_char_boundary_compat(&self, mut i: usize) -> usize {
+        i = i.min(self.len());
+        while !self.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    }
+}
+
+fn final_value(text: &str) -> Option<Value> {
+    repair(text).ok().map(|r| r.value().unwrap())
+}
+
+fn every_byte(text: &str) -> Vec<usize> {
+    (1..text.len()).collect()
+}
+
+// ----- tests -----------------------------------------------------------------------------
+
+#[test]
+fn finish_equals_one_shot_repair() {
+    for (name, text) in all_docs() {
+        for cuts in [
+            vec![],
+            every_byte(text),
+            (7..text.len()).step_by(7).collect(),
+        ] {
+            let r = check_chunks(name, text, &cuts, None);
+            assert_eq!(r.finish(), repair(text), "{name}");
+        }
+    }
+}
+
+#[test]
+fn finish_uses_the_options() {
+    let text = "[NaN, 1]";
+    let options = Options {
+        non_finite: NonFinite::String,
+        ..Options::default()
+    };
+    let mut r = Repairer::with_options(options.clone());
+    r.push(text);
+    assert_eq!(r.finish(), repair_with(text, &options));
+
+    let mut strict = Repairer::with_options(Options::strict());
+    strict.push("{'a': 1}");
+    assert_eq!(
+        strict.snapshot(),
+        None,
+        "strict mode promises nothing partial"
+    );
+    assert!(strict.finish().is_err());
+}
+
+#[test]
+fn valid_documents_every_prefix_is_consistent_and_complete() {
+    for (name, text) in VALID {
+        let fin = final_value(text).unwrap_or_else(|| panic!("{name}: valid JSON must repair"));
+        let r = check_chunks(name, text, &every_byte(text), Some(&fin));
+        assert!(!r.is_frozen(), "{name}: froze on valid JSON");
+        assert_eq!(
+            r.snapshot(),
+            Some(fin),
+            "{name}: the last snapshot is the value"
+        );
+    }
+}
+
+/// Needs the real repair engine (the stub accepts only valid JSON).
+#[test]
+fn llm_documents_every_prefix_is_consistent_and_complete() {
+    for (name, text) in SMOOTH_LLM {
+        let fin = final_value(text).unwrap_or_else(|| panic!("{name}: must repair"));
+        let r = check_chunks(name, text, &every_byte(text), Some(&fin));
+        assert!(!r.is_frozen(), "{name}: froze");
+        assert_eq!(
+            r.snapshot(),
+            Some(fin),
+            "{name}: the last snapshot is the value"
+        );
+    }
+}
+
+/// Needs the real repair engine for most documents; those it cannot repair are skipped.
+#[test]
+fn unsure_documents_every_prefix_is_consistent() {
+    for (name, text) in UNSURE_LLM {
+        let fin = final_value(text);
+        check_chunks(name, text, &every_byte(text), fin.as_ref());
+    }
+}
+
+/// The snapshot of a prefix never contradicts what the one-shot engine makes of that prefix
+/// alone (a truncated document).
+#[test]
+fn snapshots_agree_with_repair_of_the_prefix() {
+    for (name, text) in VALID.iter().chain(SMOOTH_LLM) {
+        let mut r = Repairer::new();
+        for (i, c) in text.char_indices() {
+            r.push(&text[i..i + c.len_utf8()]);
+            let prefix = &text[..i + c.len_utf8()];
+            if let (Some(snap), Some(fin)) = (r.snapshot(), final_value(prefix)) {
+                if let Err(m) = consistent(&snap, &fin) {
+                    panic!("{name}: prefix {prefix:?}: {m}");
+                }
+            }
+        }
+    }
+}
+
+/// A later duplicate key overrides a value the snapshot already showed (when the policy keeps
+/// the last): the stream freezes at the duplicate, and only `DuplicateKeys::First` makes the
+/// earlier snapshots final.
+#[test]
+fn duplicate_keys_freeze_and_agree_with_keep_first() {
+    let text = r#"{"a": 1, "b": [2], "a": 3, "c": 4}"#;
+    let mut r = Repairer::new();
+    r.push(text);
+    assert!(r.is_frozen());
+    assert_eq!(r.snapshot(), Some(json!({"a": 1, "b": [2]})));
+    assert_eq!(r.finish(), repair(text));
+
+    let first = Options {
+        duplicate_keys: DuplicateKeys::First,
+        ..Options::default()
+    };
+    // Needs the real engine: the stub ignores the policy.
+    let fin = repair_with(text, &first).unwrap().value().unwrap();
+    assert_eq!(fin, json!({"a": 1, "b": [2], "c": 4}));
+    let r = check_chunks_with(
+        first.clone(),
+        "duplicate keys",
+        text,
+        &every_byte(text),
+        Some(&fin),
+    );
+    assert_eq!(r.finish(), repair_with(text, &first));
+}
+
+#[test]
+fn half_typed_tokens_are_withheld() {
+    let cases: &[(&str, Option<Value>)] = &[
+        ("", None),
+        ("Sure, here it is: ", None),
+        ("```json\n", None),
+        ("{", Some(json!({}))),
+        (r#"{"pat"#, Some(json!({}))),
+        (r#"{"path""#, Some(json!({}))),
+        (r#"{"path": "#, Some(json!({}))),
+        (r#"{"path": ""#, Some(json!({"path": ""}))),
+        (r#"{"path": "src/ma"#, Some(json!({"path": "src/ma"}))),
+        (r#"{"path": "src/\"#, Some(json!({"path": "src/"}))),
+        (r#"{"path": "a\u00"#, Some(json!({"path": "a"}))),
+        (r#"{"path": "a\ud83d\u"#, Some(json!({"path": "a"}))),
+        (r#"{"ok": tru"#, Some(json!({}))),
+        (r#"{"ok": true"#, Some(json!({}))),
+        (r#"{"ok": true "#, Some(json!({}))),
+        (r#"{"ok": true,"#, Some(json!({"ok": true}))),
+        (r#"{"n": 12"#, Some(json!({}))),
+        (r#"{"n": 12}"#, Some(json!({"n": 12}))),
+        (r#"[1, 2"#, Some(json!([1]))),
+        (r#"[1, 2]"#, Some(json!([1, 2]))),
+        (r#"[1, [2, {"#, Some(json!([1, [2, {}]]))),
+        ("{ok: Tru", Some(json!({}))),
+        ("{ok: True", Some(json!({}))),
+        ("{ok: True}", Some(json!({"ok": true}))),
+        ("{first na", Some(json!({}))),
+        ("{first name: 'A", Some(json!({"first name": "A"}))),
+        ("{'a': 1 /", Some(json!({}))),
+        ("{'a': 1 /* x */ }", Some(json!({"a": 1}))),
+        ("<think>{\"x\": 0}", None),
+        ("<thi", None),
+        ("<think>{\"x\": 0}</think> [", Some(json!([]))),
+    ];
+    for (text, want) in cases {
+        let mut r = Repairer::new();
+        r.push(text);
+        assert_eq!(&r.snapshot(), want, "after {text:?}");
+        // The same, one byte at a time.
+        let mut r = Repairer::new();
+        for b in text.as_bytes() {
+            r.push_bytes(std::slice::from_ref(b));
+        }
+        assert_eq!(&r.snapshot(), want, "after {text:?}, byte by byte");
+    }
+}
+
+#[test]
+fn uncertain_input_freezes_instead_of_guessing() {
+    let cases: &[(&str, Value)] = &[
+        (
+            r#"{"say": "He said "hi" to me"}"#,
+            json!({"say": "He said "}),
+        ),
+        (r#"{"a": "x" + "y"}"#, json!({"a": "x"})),
+        (r#"{"a": 1, "a": 2}"#, json!({"a": 1})),
+        (r#"[1 2]"#, json!([])),
+        (r#"{cmd: read}"#, json!({})),
+        (r#"{"a": 0x1F, "b": 1}"#, json!({})),
+        (r#"{"a": "\x41"}"#, json!({"a": ""})),
+        (r#"{"a": "b": 1}"#, json!({"a": "b"})),
+    ];
+    for (text, want) in cases {
+        let mut r = Repairer::new();
+        r.push(text);
+        assert!(r.is_frozen(), "{text:?} should freeze");
+        assert_eq!(r.snapshot().as_ref(), Some(want), "{text:?}");
+        let revision = r.revision();
+        r.push(r#", "more": [1, 2, 3]}"#);
+        assert_eq!(
+            r.revision(),
+            revision,
+            "{text:?}: a frozen stream does not change"
+        );
+    }
+}
+
+#[test]
+fn events_name_paths_and_merge_appends() {
+    let mut r = Repairer::new();
+    r.push(r#"{"items": [{"name": "a"#);
+    r.push("b");
+    r.push("c");
+    assert_eq!(
+        r.events(),
+        vec![
+            Event {
+                path: "".into(),
+                op: Op::Set(json!({}))
+            },
+            Event {
+                path: "/items".into(),
+                op: Op::Set(json!([]))
+            },
+            Event {
+                path: "/items/0".into(),
+                op: Op::Set(json!({}))
+            },
+            Event {
+                path: "/items/0/name".into(),
+                op: Op::Set(json!(""))
+            },
+            Event {
+                path: "/items/0/name".into(),
+                op: Op::Append("abc".into())
+            },
+        ]
+    );
+    r.push(r#"d", "count": 12"#);
+    assert_eq!(
+        r.events(),
+        vec![Event {
+            path: "/items/0/name".into(),
+            op: Op::Append("d".into())
+        }]
+    );
+    r.push("}, 7]}");
+    assert_eq!(
+        r.events(),
+        vec![
+            Event {
+                path: "/items/0/count".into(),
+                op: Op::Set(json!(12))
+            },
+            Event {
+                path: "/items/1".into(),
+                op: Op::Set(json!(7))
+            },
+        ]
+    );
+    assert!(r.events().is_empty());
+}
+
+#[test]
+fn without_events_records_none_but_snapshots_work() {
+    let mut r = Repairer::new().without_events();
+    r.push(r#"{"a": [1, "x"], "b": {}}"#);
+    assert!(r.events().is_empty());
+    assert_eq!(r.snapshot(), Some(json!({"a": [1, "x"], "b": {}})));
+}
+
+#[test]
+fn numbers_keep_their_text() {
+    let mut r = Repairer::new();
+    let text = "[1.10, 1e2, 123456789012345678901234567890, -0, 1E-7]";
+    r.push(text);
+    let snap = serde_json::to_string(&r.snapshot().unwrap()).unwrap();
+    assert!(snap.starts_with("[1.10,"), "{snap}");
+    assert!(
+        snap.contains(",123456789012345678901234567890,-0,"),
+        "{snap}"
+    );
+    // Equal to a whole-document parse, also in how serde_json spells exponents.
+    let whole: Value = serde_json::from_str(text).unwrap();
+    assert_eq!(snap, serde_json::to_string(&whole).unwrap());
+}
+
+#[test]
+fn deep_nesting_freezes_without_overflow() {
+    let depth = 100_000;
+    let text = "[".repeat(depth) + &"]".repeat(depth);
+    let mut r = Repairer::new();
+    r.push(&text);
+    assert!(r.is_frozen());
+    let snap = r.snapshot().unwrap();
+    let mut d = 0;
+    let mut v = &snap;
+    while let Value::Array(a) = v {
+        d += 1;
+        match a.first() {
+            Some(x) => v = x,
+            None => break,
+        }
+    }
+    assert_eq!(d, 512);
+}
+
+#[test]
+fn long_stream_in_tiny_chunks_is_linear_enough() {
+    // 400 KB in 3-byte pieces must not re-parse: in a debug build a quadratic parser would
+    // take minutes here.
+    let item = r#"{"id": 12345, "text": "lorem ipsum dolor sit amet \"quoted\" é", "ok": true},"#;
+    let text = format!("[{}0]", item.repeat(400_000 / item.len()));
+    let mut r = Repairer::new();
+    let started = std::time::Instant::now();
+    let mut events = 0;
+    for chunk in text.as_bytes().chunks(3) {
+        r.push_bytes(chunk);
+        events += r.events().len();
+    }
+    assert!(events > 0);
+    assert!(
+        started.elapsed().as_secs() < 20,
+        "took {:?}",
+        started.elapsed()
+    );
+    assert_eq!(r.snapshot(), serde_json::from_str(&text).ok());
+}
+
+// ----- property tests --------------------------------------------------------------------
+
+fn cuts_from(sizes: &[usize], len: usize) -> Vec<usize> {
+    let mut cuts = Vec::new();
+    let mut at = 0;
+    for s in sizes.iter().cycle() {
+        at += s;
+        if at >= len || sizes.is_empty() {
+            break;
+        }
+        cuts.push(at);
+    }
+    cuts
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Any chunking: consistent snapshots, and `finish` equal to the one-shot repair.
+    #[test]
+    fn random_chunkings(doc in 0..(VALID.len() + SMOOTH_LLM.len() + UNSURE_LLM.len()),
+                        sizes in prop::collection::vec(1usize..40, 1..20)) {
+        let (name, text) = all_docs().nth(doc).unwrap();
+        let fin = final_value(text);
+        let r = check_chunks(name, text, &cuts_from(&sizes, text.len()), fin.as_ref());
+        prop_assert_eq!(r.finish(), repair(text));
+    }
+
+    /// Generated valid JSON, chunked anywhere: the last snapshot is the value itself.
+    #[test]
+    fn generated_json_fills_in(value in arb_json(), sizes in prop::collection::vec(1usize..16, 1..8),
+                               pretty in any::<bool>()) {
+        let text = if pretty {
+            serde_json::to_string_pretty(&value).unwrap()
+        } else {
+            serde_json::to_string(&value).unwrap()
+        };
+        let fin = final_value(&text).unwrap();
+        let r = check_chunks("generated", &text, &cuts_from(&sizes, text.len()), Some(&fin));
+        prop_assert!(!r.is_frozen());
+        prop_assert_eq!(r.snapshot(), Some(fin));
+    }
+}
+
+fn arb_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        (-1e6f64..1e6).prop_map(|f| json!(f)),
+        "[ -~é😀\"\\\\\n\t/]{0,12}".prop_map(Value::String),
+    ];
+    let inner = leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::vec(("[a-z /~é]{0,6}", inner), 0..6)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    });
+    prop_oneof![
+        prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+        prop::collection::vec(("[a-z]{0,6}", inner), 0..6)
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
+    ]
+}
