@@ -304,7 +304,9 @@ async fn run_healing(state: &AppState, req: &ChatRequest, request_id: &str) -> R
                         )
                     }
                     None => {
-                        let repaired = tool_calls.iter().any(|c| c.strategy != "json");
+                        let repaired = tool_calls
+                            .iter()
+                            .any(|c| c.strategy != healing::valid_strategy());
                         (
                             json!({"attempts": attempt, "candidate": "tool_calls",
                                    "repairs": [], "coercions": []}),

@@ -5,12 +5,16 @@
 //! tool input. Keeping them behind this module means a change in the library's signatures is
 //! absorbed here and nowhere else.
 
+use std::sync::OnceLock;
+
+use jsonheal::args::{Strategy, ToolMap};
+use jsonheal::quotes::QuoteMode;
+use jsonheal::schema::{HealErrorKind, HealOptions, Schema};
 use serde_json::{Map, Value};
 
 /// A JSON Schema compiled once per request and reused for every attempt.
 pub struct CompiledSchema {
-    raw: Value,
-    validator: jsonschema::Validator,
+    schema: Schema,
 }
 
 impl CompiledSchema {
@@ -19,42 +23,30 @@ impl CompiledSchema {
         if !(schema.is_object() || schema.is_boolean()) {
             return Err("a JSON Schema must be an object or a boolean".to_owned());
         }
-        let validator = jsonschema::validator_for(schema).map_err(|e| e.to_string())?;
-        Ok(CompiledSchema {
-            raw: schema.clone(),
-            validator,
-        })
+        Schema::new(schema)
+            .map(|schema| CompiledSchema { schema })
+            .map_err(|e| e.to_string())
     }
 
-    /// The schema as the client sent it.
+    /// The schema as compiled.
     pub fn raw(&self) -> &Value {
-        &self.raw
+        self.schema.raw()
     }
 
     /// The system message that asks a model to answer in this schema's shape.
     pub fn instructions(&self) -> String {
-        let schema = serde_json::to_string_pretty(&self.raw).unwrap_or_else(|_| "{}".to_owned());
-        format!(
-            "Respond with a single JSON value that conforms to the JSON Schema below. \
-             Output only the JSON: no prose, no Markdown code fence, no comments.\n\n\
-             JSON Schema:\n{schema}"
-        )
+        jsonheal::schema::instructions(&self.schema)
     }
 
     /// Schema violations of `value`, each as `at <path>: <message>`; empty when valid.
     pub fn violations(&self, value: &Value) -> Vec<String> {
-        self.validator
-            .iter_errors(value)
-            .take(20)
-            .map(|e| {
-                let path = e.instance_path().to_string();
-                let path = if path.is_empty() {
-                    "/".to_owned()
-                } else {
-                    path
-                };
-                format!("at {path}: {e}")
-            })
+        if self.schema.is_valid(value) {
+            return Vec::new();
+        }
+        self.schema
+            .validate(value)
+            .iter()
+            .map(|v| format!("at {}: {}", v.display_path(), v.message))
             .collect()
     }
 }
@@ -109,141 +101,73 @@ pub fn truncated_feedback() -> String {
         .to_owned()
 }
 
-/// Heal `text` against `schema`: extract, repair, validate.
+/// Heal `text` against `schema`: extract, repair, coerce, validate. A cut-off reply is
+/// refused.
 pub fn heal(text: &str, schema: &CompiledSchema) -> Result<HealSuccess, HealFailure> {
-    let repaired = match jsonheal::repair(text) {
-        Ok(r) => r,
-        Err(e) => {
-            return Err(HealFailure {
-                kind: FailureKind::NoJson,
-                feedback: format!(
-                    "Your previous answer did not contain a JSON value ({e}). Answer with only \
-                     a JSON value that conforms to the schema."
-                ),
-            })
-        }
-    };
-    if repaired.is_truncated() {
-        return Err(HealFailure {
-            kind: FailureKind::Truncated,
-            feedback: truncated_feedback(),
-        });
+    match jsonheal::heal(text, &schema.schema, &HealOptions::default()) {
+        Ok(healed) => Ok(HealSuccess {
+            candidate: serde_json::to_value(healed.candidate).unwrap_or(Value::Null),
+            repairs: healed.repairs.iter().map(|r| r.kind.to_owned()).collect(),
+            coercions: healed
+                .coercions
+                .iter()
+                .filter_map(|c| serde_json::to_value(c).ok())
+                .collect(),
+            value: healed.value,
+        }),
+        Err(e) => Err(HealFailure {
+            kind: match e.kind {
+                HealErrorKind::NoJson => FailureKind::NoJson,
+                HealErrorKind::Truncated => FailureKind::Truncated,
+                HealErrorKind::Invalid => FailureKind::Invalid,
+            },
+            feedback: e.feedback,
+        }),
     }
-    let value = repaired.value().map_err(|e| HealFailure {
-        kind: FailureKind::NoJson,
-        feedback: format!("Your previous answer could not be read as JSON ({e})."),
-    })?;
-    let violations = schema.violations(&value);
-    if !violations.is_empty() {
-        return Err(HealFailure {
-            kind: FailureKind::Invalid,
-            feedback: format!(
-                "Your previous answer does not conform to the JSON Schema:\n- {}\nAnswer again \
-                 with only the corrected JSON value.",
-                violations.join("\n- ")
-            ),
-        });
-    }
-    let candidate = if repaired
-        .repairs
-        .iter()
-        .any(|r| r.kind == jsonheal::RepairKind::StrippedFence)
-    {
-        "fence"
-    } else if repaired
-        .repairs
-        .iter()
-        .any(|r| r.kind == jsonheal::RepairKind::StrippedProse)
-    {
-        "prose"
-    } else {
-        "whole"
-    };
-    Ok(HealSuccess {
-        value,
-        candidate: Value::String(candidate.to_owned()),
-        repairs: repaired
-            .repairs
-            .iter()
-            .map(|r| r.kind.name().to_owned())
-            .collect(),
-        coercions: Vec::new(),
-    })
 }
 
 /// Tool-call arguments normalised into an object.
 #[derive(Debug, Clone)]
 pub struct NormalizedArgs {
     pub value: Map<String, Value>,
-    /// How the raw text became an object (`json`, `repaired`, …).
+    /// How the raw text became an object (`valid`, `single_quotes`, `cli_args`, …).
     pub strategy: String,
-    /// Whether the text had to be changed.
-    pub repaired: bool,
+    /// Whether the text was cut short and completed.
+    pub truncated: bool,
 }
 
-/// Normalise a tool call's raw `arguments` into a JSON object.
+fn tool_map() -> &'static ToolMap {
+    static MAP: OnceLock<ToolMap> = OnceLock::new();
+    MAP.get_or_init(ToolMap::builtin)
+}
+
+/// Normalise a tool call's raw `arguments` into a JSON object, using the tool's
+/// `parameters` schema to find its primary field.
 pub fn normalize_args(
-    _tool: &str,
+    tool: &str,
     raw: &str,
-    _parameters: Option<&Value>,
+    parameters: Option<&Value>,
 ) -> Result<NormalizedArgs, String> {
-    let trimmed = raw.trim();
-    if trimmed.is_empty() || trimmed == "null" {
-        return Ok(NormalizedArgs {
-            value: Map::new(),
-            strategy: "empty".to_owned(),
-            repaired: !trimmed.is_empty(),
-        });
-    }
-    if let Ok(Value::Object(map)) = serde_json::from_str::<Value>(trimmed) {
-        return Ok(NormalizedArgs {
-            value: map,
-            strategy: "json".to_owned(),
-            repaired: false,
-        });
-    }
-    let repaired = jsonheal::repair(trimmed).map_err(|e| e.to_string())?;
-    match repaired.value().map_err(|e| e.to_string())? {
-        Value::Object(map) => Ok(NormalizedArgs {
-            value: map,
-            strategy: "repaired".to_owned(),
-            repaired: true,
-        }),
-        Value::String(inner) => match serde_json::from_str::<Value>(&inner) {
-            Ok(Value::Object(map)) => Ok(NormalizedArgs {
-                value: map,
-                strategy: "double_encoded".to_owned(),
-                repaired: true,
-            }),
-            _ => Err("arguments are a string, not an object".to_owned()),
-        },
-        other => Err(format!("arguments are {}, not an object", kind_of(&other))),
-    }
+    let n = jsonheal::args::normalize_with(tool, raw, tool_map(), parameters, QuoteMode::Code)
+        .map_err(|e| e.to_string())?;
+    Ok(NormalizedArgs {
+        truncated: n.is_truncated(),
+        strategy: n.strategy.name().to_owned(),
+        value: n.value,
+    })
 }
 
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
+/// The strategy name of arguments that were valid JSON as sent.
+pub fn valid_strategy() -> &'static str {
+    Strategy::Valid.name()
 }
 
 /// Encode a tool input for storage (strict: anything but an object becomes `{}`).
 pub fn encode_input(value: &Value) -> String {
-    match value {
-        Value::Object(_) => serde_json::to_string(value).unwrap_or_else(|_| "{}".to_owned()),
-        _ => "{}".to_owned(),
-    }
+    jsonheal::tool_input::encode(value)
 }
 
 /// Decode a stored tool input (tolerant: anything unreadable becomes `{}`).
 pub fn decode_input(stored: Option<&str>) -> Map<String, Value> {
-    match stored.map(serde_json::from_str::<Value>) {
-        Some(Ok(Value::Object(map))) => map,
-        _ => Map::new(),
-    }
+    jsonheal::tool_input::decode(stored)
 }

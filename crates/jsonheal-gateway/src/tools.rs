@@ -44,7 +44,11 @@ pub fn normalize_call(
             let value = Value::Object(n.value);
             let mut problem = None;
             if check_schema {
-                if tool.is_none() && !tools.is_empty() {
+                if n.truncated {
+                    problem = Some(format!(
+                        "the arguments of the tool call {name:?} were cut off before they were complete"
+                    ));
+                } else if tool.is_none() && !tools.is_empty() {
                     problem = Some(format!("the tool {name:?} does not exist"));
                 } else if let Some(schema) = tool.and_then(|t| t.schema.as_ref()) {
                     let violations = schema.violations(&value);
