@@ -52,7 +52,11 @@ struct Compiled {
 
 /// How deep [`Schema::new`] walks a schema to rewrite aliases; deeper schemas are refused
 /// rather than risk the stack.
-const MAX_SCHEMA_DEPTH: usize = 256;
+const MAX_SCHEMA_DEPTH: usize = 128;
+
+/// Values nested deeper than this are invalid without asking the validator, which recurses
+/// and would overflow the stack on a hostile reply (the repair engine accepts 10 000 levels).
+pub const MAX_VALUE_DEPTH: usize = 200;
 
 impl Schema {
     /// Compile `schema`. `"bool"` is accepted as an alias of `"boolean"` in `type`. A schema
@@ -81,12 +85,15 @@ impl Schema {
 
     /// Every way `value` breaks the schema (at most [`MAX_VIOLATIONS`]); empty means valid.
     pub fn validate(&self, value: &Value) -> Vec<Violation> {
+        if too_deep(value) {
+            return vec![validate::too_deep()];
+        }
         validate::violations(&self.inner.validator, &self.inner.raw, value)
     }
 
     /// Whether `value` is valid (faster than `validate(..).is_empty()`).
     pub fn is_valid(&self, value: &Value) -> bool {
-        self.inner.validator.is_valid(value)
+        !too_deep(value) && self.inner.validator.is_valid(value)
     }
 
     /// Whether `value` is valid against the subschema at `pointer` (`"/anyOf/0"`), or `None`
@@ -103,7 +110,7 @@ impl Schema {
             })
             .as_ref()?;
         let key = format!("#{pointer}");
-        map.get(&key).map(|v| v.is_valid(value))
+        map.get(&key).map(|v| !too_deep(value) && v.is_valid(value))
     }
 }
 
@@ -127,6 +134,27 @@ impl fmt::Debug for Schema {
             .field("raw", &self.inner.raw)
             .finish_non_exhaustive()
     }
+}
+
+/// Whether `value` nests deeper than [`MAX_VALUE_DEPTH`] (an iterative walk).
+fn too_deep(value: &Value) -> bool {
+    let mut stack: Vec<(&Value, usize)> = vec![(value, 0)];
+    while let Some((node, depth)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match node {
+            Value::Array(items) => Box::new(items.iter()),
+            Value::Object(map) => Box::new(map.values()),
+            _ => continue,
+        };
+        if depth >= MAX_VALUE_DEPTH {
+            return true;
+        }
+        stack.extend(
+            children
+                .filter(|c| c.is_array() || c.is_object())
+                .map(|c| (c, depth + 1)),
+        );
+    }
+    false
 }
 
 /// Keywords whose values are data, not schemas: never rewrite inside them.

@@ -44,6 +44,16 @@ impl Violation {
     }
 }
 
+/// The one violation of a value nested too deep to validate safely.
+pub(crate) fn too_deep() -> Violation {
+    Violation::new(
+        String::new(),
+        "depth",
+        format!("at most {} levels of nesting", super::MAX_VALUE_DEPTH),
+        "deeper nesting".to_owned(),
+    )
+}
+
 pub(crate) fn violations(
     validator: &jsonschema::Validator,
     root: &Value,
