@@ -18,19 +18,35 @@ pub(super) fn repair(input: &str, options: &Options) -> Result<Repaired, Error> 
     if trimmed.is_empty() {
         return Err(Error::no_json());
     }
-    if options.duplicate_keys == DuplicateKeys::Keep
-        && is_valid_json(trimmed)
-        && !nests_deeper_than(trimmed.as_bytes(), options.max_depth)
-    {
-        return Ok(Repaired {
-            text: trimmed.to_owned(),
-            repairs: Vec::new(),
-        });
+    let mut parser = Parser::new(input, options);
+    match serde_json::from_str::<serde::de::IgnoredAny>(trimmed) {
+        Ok(_)
+            if options.duplicate_keys == DuplicateKeys::Keep
+                && !has_lone_surrogate(trimmed.as_bytes())
+                && !nests_deeper_than(trimmed.as_bytes(), options.max_depth) =>
+        {
+            return Ok(Repaired {
+                text: trimmed.to_owned(),
+                repairs: Vec::new(),
+            });
+        }
+        // A valid document cut short (the usual way LLM output breaks): keep the valid prefix
+        // as it is and let the engine finish only its tail.
+        Err(e) if e.classify() == serde_json::error::Category::Eof => {
+            let start = trimmed.as_ptr() as usize - input.as_ptr() as usize;
+            if let Some(text) = parser.resume_valid_prefix(start, start + trimmed.len())? {
+                let repaired = Repaired {
+                    text,
+                    repairs: parser.repairs,
+                };
+                return super::duplicates::apply(repaired, input, options);
+            }
+        }
+        _ => {}
     }
     if let Some(start) = escaped_document_start(input) {
         return repair_escaped(input, start, options);
     }
-    let mut parser = Parser::new(input, options);
     let text = parser.run()?;
     let repaired = Repaired {
         text,
@@ -41,15 +57,6 @@ pub(super) fn repair(input: &str, options: &Options) -> Result<Repaired, Error> 
 
 fn trim_json_ws(s: &str) -> &str {
     s.trim_matches(|c: char| matches!(c, ' ' | '\t' | '\n' | '\r'))
-}
-
-/// Valid JSON that serde_json accepts as a `Value` too: no lone surrogate escapes (which
-/// `IgnoredAny` lets through) and no nesting past serde_json's limit.
-fn is_valid_json(s: &str) -> bool {
-    if serde_json::from_str::<serde::de::IgnoredAny>(s).is_err() {
-        return false;
-    }
-    !has_lone_surrogate(s.as_bytes())
 }
 
 /// Whether a `\uD800`–`\uDFFF` escape stands outside a high+low pair. Only called on
@@ -226,6 +233,8 @@ struct Parser<'a> {
     /// `out.len()` right after the last string value, for `"a" + "b"`.
     string_end: Option<usize>,
     truncated: bool,
+    /// Inside a Markdown code fence (between an opening and a closing marker).
+    in_fence: bool,
 }
 
 fn is_ws(b: u8) -> bool {
@@ -339,6 +348,7 @@ impl<'a> Parser<'a> {
             options,
             string_end: None,
             truncated: false,
+            in_fence: false,
         }
     }
 
@@ -368,13 +378,92 @@ impl<'a> Parser<'a> {
 
     // ---------------------------------------------------------------- top level
 
+    /// `src[start..end]` is a prefix of valid JSON (serde_json read it to the end and only
+    /// then failed). Find the last structural point (`,`, opener or closer) outside strings,
+    /// copy everything before it as it is, and run the engine from there with the stack it
+    /// implies. None when the prefix holds no container (a bare cut string).
+    fn resume_valid_prefix(&mut self, start: usize, end: usize) -> Result<Option<String>, Error> {
+        let b = self.src;
+        let mut stack: Vec<u8> = Vec::new();
+        let mut safe = None;
+        let mut i = start;
+        while i < end {
+            match b[i] {
+                b'"' => {
+                    i += 1;
+                    loop {
+                        match memchr::memchr2(b'"', b'\\', &b[i..end]) {
+                            Some(n) if b[i + n] == b'\\' => i = (i + n + 2).min(end),
+                            Some(n) => {
+                                i += n;
+                                break;
+                            }
+                            None => {
+                                i = end;
+                                break;
+                            }
+                        }
+                    }
+                }
+                c @ (b'{' | b'[') => {
+                    stack.push(c);
+                    safe = Some((i + 1, true));
+                }
+                b'}' | b']' => {
+                    stack.pop();
+                    safe = Some((i + 1, false));
+                }
+                b',' => safe = Some((i, false)),
+                _ => {}
+            }
+            i += 1;
+        }
+        let Some((at, opened)) = safe else {
+            return Ok(None);
+        };
+        if stack.is_empty() || stack.len() > self.options.max_depth {
+            return Ok(None);
+        }
+        self.out.extend_from_slice(&b[start..at]);
+        let last = stack.len() - 1;
+        for (depth, &c) in stack.iter().enumerate() {
+            self.stack.push(Frame {
+                kind: if c == b'{' {
+                    FrameKind::Object
+                } else {
+                    FrameKind::Array
+                },
+                count: usize::from(!(opened && depth == last)),
+                checkpoint: self.out.len(),
+            });
+        }
+        self.pos = at;
+        let mut mode = match (opened, stack[last]) {
+            (true, b'{') => Mode::Key,
+            (true, _) => Mode::Value,
+            (false, _) => Mode::After,
+        };
+        self.machine(&mut mode)?;
+        self.repairs.sort_by_key(|r| (r.span.start, r.span.end));
+        String::from_utf8(std::mem::take(&mut self.out))
+            .map(Some)
+            .map_err(|e| Error::new(ErrorKind::Internal(format!("output is not UTF-8: {e}"))))
+    }
+
     /// Find and repair every top-level value; combine them as `Options::multiple` says.
     fn run(&mut self) -> Result<String, Error> {
         let mut values: Vec<Range<usize>> = Vec::new();
+        // Whether each value sat inside a code fence: a fenced answer wins over prose.
+        let mut fenced: Vec<bool> = Vec::new();
+        let mut spans: Vec<Range<usize>> = Vec::new();
         let mut first = true;
         while let Some(start) = self.find_value_start(first)? {
             first = false;
             let begin = self.out.len();
+            let in_fence = self.in_fence;
+            let input_start = match start {
+                Start::At(i) | Start::MissingOpener(i) => i,
+            };
             match start {
                 Start::At(i) => {
                     self.pos = i;
@@ -390,9 +479,21 @@ impl<'a> Parser<'a> {
             }
             if self.out.len() > begin {
                 values.push(begin..self.out.len());
+                fenced.push(in_fence);
+                spans.push(input_start..self.pos);
             }
             // A closing fence cut the region short: resume after it.
             self.end = self.src.len();
+        }
+        if fenced.contains(&true) && fenced.contains(&false) {
+            for (span, _) in spans.iter().zip(&fenced).filter(|(_, f)| !**f) {
+                self.repairs.push(Repair {
+                    kind: RepairKind::StrippedProse,
+                    span: span.clone(),
+                });
+            }
+            let mut keep = fenced.iter();
+            values.retain(|_| keep.next() == Some(&true));
         }
         let out = match values.len() {
             0 => return Err(Error::no_json()),
@@ -466,6 +567,7 @@ impl<'a> Parser<'a> {
                 self.flush_skipped(&mut skipped_from, i);
                 let line_end = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |n| i + n + 1);
                 self.record(RepairKind::StrippedFence, i..line_end);
+                self.in_fence = !self.in_fence;
                 i = line_end;
                 continue;
             }
