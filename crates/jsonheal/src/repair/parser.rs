@@ -320,6 +320,20 @@ fn quote_at(b: &[u8], i: usize) -> Option<Quote> {
     }
 }
 
+/// Bytes that may begin something `skip_ws` must skip (a comment, a fence, an escaped
+/// layout sequence, a no-break space or a byte-order mark).
+static NOT_TOKEN_START: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'/' as usize] = true;
+    t[b'#' as usize] = true;
+    t[b'`' as usize] = true;
+    t[b'~' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[0xC2] = true;
+    t[0xEF] = true;
+    t
+};
+
 /// Bytes that interrupt the fast copy loop inside a string.
 static STRING_SPECIAL: [bool; 256] = {
     let mut t = [false; 256];
@@ -818,7 +832,22 @@ impl<'a> Parser<'a> {
     }
 
     /// Skip whitespace and comments between tokens. A closing code fence ends the region.
+    #[inline]
     fn skip_ws(&mut self) {
+        let b = self.src;
+        let mut i = self.pos;
+        while i < self.end && is_ws(b[i]) {
+            i += 1;
+        }
+        self.pos = i;
+        if i < self.end && NOT_TOKEN_START[b[i] as usize] {
+            self.skip_ws_slow();
+        }
+    }
+
+    /// Comments, fences and odd spaces: the rare part of `skip_ws`.
+    #[cold]
+    fn skip_ws_slow(&mut self) {
         while self.pos < self.end {
             let c = self.src[self.pos];
             match c {
@@ -1113,7 +1142,7 @@ impl<'a> Parser<'a> {
             }
             None => {
                 self.record(RepairKind::UnquotedValue, start..end);
-                write_json_string(&mut self.out, &String::from_utf8_lossy(lexeme));
+                write_json_bytes(&mut self.out, lexeme);
             }
         }
     }
@@ -1148,9 +1177,7 @@ impl<'a> Parser<'a> {
             self.record(RepairKind::NonFiniteNumber, span);
             match self.options.non_finite {
                 NonFinite::Null => self.out.extend_from_slice(b"null"),
-                NonFinite::String => {
-                    write_json_string(&mut self.out, &String::from_utf8_lossy(tok))
-                }
+                NonFinite::String => write_json_bytes(&mut self.out, tok),
                 NonFinite::Error => {
                     return Err(Error::at(
                         ErrorKind::NonFinite,
@@ -1179,7 +1206,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.record(RepairKind::UnquotedValue, span);
-        write_json_string(&mut self.out, &String::from_utf8_lossy(tok));
+        write_json_bytes(&mut self.out, tok);
         Ok(())
     }
 
@@ -1275,7 +1302,7 @@ impl<'a> Parser<'a> {
         }
         self.pos = i;
         self.record(RepairKind::UnquotedKey, start..end);
-        write_json_string(&mut self.out, &String::from_utf8_lossy(&b[start..end]));
+        write_json_bytes(&mut self.out, &b[start..end]);
     }
 
     // ---- Colon
@@ -1988,8 +2015,13 @@ fn parse_number_like(s: &[u8]) -> Option<String> {
 
 /// Write `s` as a JSON string.
 pub(crate) fn write_json_string(out: &mut Vec<u8>, s: &str) {
+    write_json_bytes(out, s.as_bytes());
+}
+
+/// Write UTF-8 bytes (a slice of the input cut at ASCII delimiters) as a JSON string.
+fn write_json_bytes(out: &mut Vec<u8>, s: &[u8]) {
     out.push(b'"');
-    for &c in s.as_bytes() {
+    for &c in s {
         match c {
             b'"' => out.extend_from_slice(b"\\\""),
             b'\\' => out.extend_from_slice(b"\\\\"),
