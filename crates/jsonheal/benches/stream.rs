@@ -1,1 +1,101 @@
-fn main() {}
+//! Streaming repair vs one-shot repair of the same document.
+//!
+//! A 1 MB document (tool-call-like records: code in strings, nested objects, numbers,
+//! literals, non-ASCII text) is fed in 16 B, 1 KB and 64 KB chunks, draining the path events
+//! after every chunk; `push+events` is the streaming parser alone, `push+events+finish` adds
+//! the one-shot repair that `finish` runs. The 2 MB document shows the growth is linear.
+//!
+//! `cargo bench -p jsonheal --bench stream -- --warm-up-time 1 --measurement-time 3`
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use jsonheal::stream::Repairer;
+
+/// A deterministic document of about `size` bytes.
+fn document(size: usize) -> String {
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut out = String::with_capacity(size + 1024);
+    out.push_str("{\"model\": \"bench\", \"records\": [\n");
+    let mut i = 0u64;
+    while out.len() < size {
+        if i > 0 {
+            out.push_str(",\n");
+        }
+        let n = next();
+        out.push_str(&format!(
+            concat!(
+                "  {{\"id\": {id}, \"name\": \"record {id} – café 😀\", \"score\": {score}.{frac}e-3, ",
+                "\"ok\": {ok}, \"parent\": null, \"tags\": [\"alpha\", \"beta\", {tag}],\n",
+                "   \"call\": {{\"tool\": \"write_file\", \"arguments\": {{\"path\": \"src/mod_{id}.rs\", ",
+                "\"content\": \"fn f_{id}() -> Vec<u32> {{\\n    let v = vec![1, 2, 3];\\n    ",
+                "println!(\\\"{{:?}} {{}}\\\", v, \\\"}}]\\\");\\n    v\\n}}\\n\\t// \\u00e9\\ud83d\\ude00\\n\"}}}},\n",
+                "   \"matrix\": [[{a}, {b}], [-{b}, {a}]]}}"
+            ),
+            id = i,
+            score = n % 1000,
+            frac = (n >> 10) % 100,
+            ok = n % 2 == 0,
+            tag = (n >> 20) % 7,
+            a = (n >> 30) % 1000,
+            b = (n >> 40) % 1000,
+        ));
+        i += 1;
+    }
+    out.push_str("\n]}\n");
+    out
+}
+
+fn stream(doc: &str, chunk: usize, finish: bool) {
+    let mut r = Repairer::new();
+    let mut events = 0usize;
+    for piece in doc.as_bytes().chunks(chunk) {
+        r.push_bytes(piece);
+        events += r.events().len();
+    }
+    black_box(events);
+    if finish {
+        black_box(r.finish().ok());
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    for (label, size) in [("1MB", 1 << 20), ("2MB", 2 << 20)] {
+        let doc = document(size);
+        assert!(
+            jsonheal::repair(&doc).is_ok(),
+            "the bench document must repair"
+        );
+        let mut g = c.benchmark_group(format!("stream_{label}"));
+        g.sample_size(10);
+        g.throughput(Throughput::Bytes(doc.len() as u64));
+        g.bench_function("oneshot_repair", |b| {
+            b.iter(|| black_box(jsonheal::repair(black_box(&doc)).ok()))
+        });
+        let chunks: &[(&str, usize)] = if size == 1 << 20 {
+            &[("16B", 16), ("1KB", 1024), ("64KB", 64 * 1024)]
+        } else {
+            &[("16B", 16)]
+        };
+        for &(name, chunk) in chunks {
+            g.bench_with_input(BenchmarkId::new("push+events", name), &chunk, |b, &n| {
+                b.iter(|| stream(&doc, n, false))
+            });
+            g.bench_with_input(
+                BenchmarkId::new("push+events+finish", name),
+                &chunk,
+                |b, &n| b.iter(|| stream(&doc, n, true)),
+            );
+        }
+        g.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
