@@ -339,13 +339,18 @@ impl HealError {
 /// each to the schema, and return the first that validates, in the extraction's order of
 /// preference. Truncated candidates are refused unless `opts.allow_truncated`.
 ///
-/// On failure the error carries the violations of the reader's pick (the first complete
-/// candidate) and the feedback message for the model.
+/// When the reader's pick (the first candidate) was cut off, the reply is refused as
+/// truncated even if another candidate would validate: that one is not the answer. On other
+/// failures the error carries the violations of the first complete candidate (after
+/// coercion) and the feedback message for the model.
 pub fn heal(text: &str, schema: &Schema, opts: &HealOptions) -> Result<Healed, HealError> {
     let candidates = extract::candidates(text);
     // The reader's pick is the first candidate; when it was cut off, the cut is what the
-    // model must fix, even if some other fragment of the reply was complete.
-    let pick_truncated = candidates.first().is_some_and(|c| c.truncated);
+    // model must fix, even if some other part of the reply was complete.
+    if !opts.allow_truncated && candidates.first().is_some_and(|c| c.truncated) {
+        // Whatever else validates (an example shown before the answer) is not the answer.
+        return Err(HealError::new(HealErrorKind::Truncated, Vec::new(), None));
+    }
     let mut first_failure: Option<(Vec<Violation>, Value, CandidateSource)> = None;
     let mut saw_truncated = false;
     for candidate in candidates {
@@ -368,9 +373,6 @@ pub fn heal(text: &str, schema: &Schema, opts: &HealOptions) -> Result<Healed, H
         }
     }
     Err(match first_failure {
-        Some(_) if pick_truncated && !opts.allow_truncated => {
-            HealError::new(HealErrorKind::Truncated, Vec::new(), None)
-        }
         Some((violations, value, candidate)) => HealError::new(
             HealErrorKind::Invalid,
             violations,
