@@ -1757,7 +1757,11 @@ impl<'a> Parser<'a> {
                 while k < self.end && is_ws(b[k]) {
                     k += 1;
                 }
-                if k >= self.end || matches!(b[k], b'}' | b']') || self.key_follows(k) {
+                if k >= self.end
+                    || matches!(b[k], b'}' | b']')
+                    || self.comment_at(k)
+                    || self.key_follows(k)
+                {
                     return StrEnd::Close;
                 }
                 return StrEnd::Inner;
@@ -1781,6 +1785,15 @@ impl<'a> Parser<'a> {
             return StrEnd::Unterminated;
         }
         StrEnd::Inner
+    }
+
+    /// Whether a comment (`//`, `/*`, `# `) starts at `k`.
+    fn comment_at(&self, k: usize) -> bool {
+        match self.byte(k) {
+            Some(b'/') => matches!(self.byte(k + 1), Some(b'/' | b'*')),
+            Some(b'#') => self.byte(k + 1).is_none_or(|n| is_ws(n) || n == b'#'),
+            _ => false,
+        }
     }
 
     /// Whether the bytes before `i` (spaces aside) end with a comma or a line break.
