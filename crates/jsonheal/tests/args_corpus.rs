@@ -1,0 +1,104 @@
+//! The labelled corpus `data/args_corpus.jsonl`: tool-call payloads as models send them
+//! (plain values, CLI text, object literals, mixed styles, double-encoded, smart quotes,
+//! empty and shape cases). Each line is `{"tool", "input", "expect"}` (`expect: null` means
+//! "must be an error"), optionally `"strategy"` and `"parameters"` (the tool's schema).
+//! The goal is ≥ 98% correct; failures are printed.
+#![allow(clippy::unwrap_used)]
+
+use jsonheal::args::{normalize, ArgsOptions};
+use serde_json::Value;
+
+#[derive(serde::Deserialize)]
+struct Case {
+    tool: String,
+    input: String,
+    expect: Option<Value>,
+    strategy: Option<String>,
+    parameters: Option<Value>,
+}
+
+#[test]
+fn corpus_is_at_least_98_percent_correct() {
+    let text = include_str!("data/args_corpus.jsonl");
+    let mut total = 0;
+    let mut failures = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let case: Case =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("corpus line {}: {e}", i + 1));
+        total += 1;
+        let opts = ArgsOptions {
+            parameters: case.parameters.clone(),
+            ..ArgsOptions::default()
+        };
+        let got = normalize(&case.tool, &case.input, &opts);
+        let verdict = match (&got, &case.expect) {
+            (Ok(n), Some(want)) => {
+                let value = Value::Object(n.value.clone());
+                if !same(&value, want) {
+                    Some(format!("got {value}, want {want}"))
+                } else if let Some(s) = case.strategy.as_deref().filter(|s| *s != n.strategy.name())
+                {
+                    Some(format!("strategy {}, want {s}", n.strategy))
+                } else {
+                    None
+                }
+            }
+            (Err(_), None) => None,
+            (Ok(n), None) => Some(format!(
+                "got {} ({}), want an error",
+                n.to_json_string(),
+                n.strategy
+            )),
+            (Err(e), Some(want)) => Some(format!("error {e}, want {want}")),
+        };
+        if let Some(why) = verdict {
+            failures.push(format!(
+                "line {}: {} {:?}: {why}",
+                i + 1,
+                case.tool,
+                case.input
+            ));
+        }
+    }
+    assert!(
+        total >= 150,
+        "the corpus needs at least 150 cases, has {total}"
+    );
+    let passed = total - failures.len();
+    let rate = passed as f64 / total as f64;
+    println!(
+        "args corpus: {passed}/{total} correct ({:.1}%)",
+        rate * 100.0
+    );
+    for f in &failures {
+        println!("  FAIL {f}");
+    }
+    assert!(
+        rate >= 0.98,
+        "{passed}/{total} correct, below 98%:\n{}",
+        failures.join("\n")
+    );
+}
+
+/// JSON equality where numbers compare by value: the engine keeps number text (`9.30`),
+/// the labels were written by a tool that prints `9.3`.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            x.to_string() == y.to_string() || (x.as_f64().is_some() && x.as_f64() == y.as_f64())
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((k1, v1), (k2, v2))| k1 == k2 && same(v1, v2))
+        }
+        _ => a == b,
+    }
+}
