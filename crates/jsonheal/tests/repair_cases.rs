@@ -679,3 +679,15 @@ fn deep_nesting_is_bounded_and_linear() {
         .unwrap();
     handle.join().unwrap();
 }
+
+#[test]
+fn comments_after_commas_end_the_string_before_them() {
+    run(
+        "comments",
+        &[
+            ("{\"a\": \"\", # a note\n\"b\": null}", r#"{"a":"","b":null}"#),
+            ("{\"a\": \"x\", // note\n\"b\": 1}", r#"{"a":"x","b":1}"#),
+            ("{\"a\": \"x\", /* c */ \"b\": 1}", r#"{"a":"x","b":1}"#),
+        ],
+    );
+}
