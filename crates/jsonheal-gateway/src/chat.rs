@@ -1,6 +1,6 @@
 //! `POST /v1/chat/completions`: pass-through, the healing loop, and both streaming modes.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::convert::Infallible;
 use std::time::Instant;
 
@@ -801,13 +801,42 @@ impl ToolCallBuffer<'_> {
 /// argument deltas, which are buffered and sent normalised when each call completes.
 async fn pass_stream(ctx: &mut Ctx, req: ChatRequest) -> Result<Response, ApiError> {
     let body = Value::Object(req.upstream_body.clone());
-    // Errors up to the upstream's headers still get a proper status.
+    let provider = req.provider.name.clone();
+    // Errors up to the upstream's first event still get a proper status (502, 504, 4xx);
+    // after that the status is sent and a failure becomes an error chunk.
     let resp = ctx
         .state
         .0
         .upstream
         .send(&req.provider, &body, true, ctx.state.metrics())
         .await?;
+    let mut upstream = resp.bytes_stream();
+    let mut parser = sse::Parser::default();
+    let mut queue: VecDeque<sse::Event> = VecDeque::new();
+    while !queue.iter().any(|e| e.data.is_some()) {
+        match upstream.next().await {
+            Some(Ok(bytes)) => queue.extend(parser.push(&bytes).map_err(|why| {
+                ApiError::BadGateway(format!(
+                    "upstream {provider:?} sent a broken event stream ({why})"
+                ))
+            })?),
+            Some(Err(e)) => return Err(crate::upstream::map_error(&provider, &e)),
+            None => {
+                return Err(ApiError::BadGateway(format!(
+                    "upstream {provider:?} ended the stream before sending an event"
+                )))
+            }
+        }
+    }
+    if let Some(data) = queue.iter().find_map(|e| e.data.as_deref()) {
+        let readable =
+            data == "[DONE]" || serde_json::from_str::<Value>(data).is_ok_and(|v| v.is_object());
+        if !readable {
+            return Err(ApiError::BadGateway(format!(
+                "upstream {provider:?} sent an event that is not a JSON object"
+            )));
+        }
+    }
     let (tx, rx) = mpsc::channel::<Bytes>(64);
     let task_ctx = Ctx {
         state: ctx.state.clone(),
@@ -818,11 +847,8 @@ async fn pass_stream(ctx: &mut Ctx, req: ChatRequest) -> Result<Response, ApiErr
         healing: false,
         started: ctx.started,
     };
-    let provider = req.provider.name.clone();
     tokio::spawn(async move {
         let ctx = task_ctx;
-        let mut upstream = resp.bytes_stream();
-        let mut parser = sse::Parser::default();
         let mut buffer = ToolCallBuffer {
             tools: &req.tools,
             pending: BTreeMap::new(),
@@ -832,56 +858,54 @@ async fn pass_stream(ctx: &mut Ctx, req: ChatRequest) -> Result<Response, ApiErr
         let mut last_env: Option<Value> = None;
         let mut failure: Option<ApiError> = None;
         let mut done = false;
-        'read: while let Some(item) = upstream.next().await {
-            let bytes = match item {
-                Ok(b) => b,
-                Err(e) => {
-                    failure = Some(crate::upstream::map_error(&provider, &e));
-                    break;
-                }
-            };
-            let events = match parser.push(&bytes) {
-                Ok(ev) => ev,
-                Err(why) => {
-                    failure = Some(ApiError::BadGateway(format!(
-                        "upstream {provider:?} sent a broken event stream ({why})"
-                    )));
-                    break;
-                }
-            };
-            for ev in events {
-                let out = match ev.data.as_deref() {
-                    None => vec![ev.raw],
-                    Some("[DONE]") => {
-                        let env = envelope(last_env.as_ref(), &ctx.model);
-                        let mut out = buffer.flush_all(&env);
-                        out.push(ev.raw);
-                        done = true;
-                        out
-                    }
-                    Some(data) => match serde_json::from_str::<Value>(data) {
-                        Ok(v) if v.is_object() => {
-                            usage.add(v.get("usage"));
-                            last_env = Some(Value::Object(envelope(Some(&v), &ctx.model)));
-                            buffer.process(v, ev.raw)
-                        }
-                        _ => {
+        while !done {
+            let Some(ev) = queue.pop_front() else {
+                match upstream.next().await {
+                    Some(Ok(bytes)) => match parser.push(&bytes) {
+                        Ok(evs) => queue.extend(evs),
+                        Err(why) => {
                             failure = Some(ApiError::BadGateway(format!(
-                                "upstream {provider:?} sent an event that is not a JSON object"
+                                "upstream {provider:?} sent a broken event stream ({why})"
                             )));
-                            break 'read;
+                            break;
                         }
                     },
-                };
-                for b in out {
-                    if tx.send(b).await.is_err() {
-                        tracing::info!(request_id = %ctx.request_id, "client went away mid-stream");
-                        ctx.finish("client_closed", 0, &usage);
-                        return;
+                    Some(Err(e)) => {
+                        failure = Some(crate::upstream::map_error(&provider, &e));
+                        break;
                     }
+                    None => break,
                 }
-                if done {
-                    break 'read;
+                continue;
+            };
+            let out = match ev.data.as_deref() {
+                None => vec![ev.raw],
+                Some("[DONE]") => {
+                    let env = envelope(last_env.as_ref(), &ctx.model);
+                    let mut out = buffer.flush_all(&env);
+                    out.push(ev.raw);
+                    done = true;
+                    out
+                }
+                Some(data) => match serde_json::from_str::<Value>(data) {
+                    Ok(v) if v.is_object() => {
+                        usage.add(v.get("usage"));
+                        last_env = Some(Value::Object(envelope(Some(&v), &ctx.model)));
+                        buffer.process(v, ev.raw)
+                    }
+                    _ => {
+                        failure = Some(ApiError::BadGateway(format!(
+                            "upstream {provider:?} sent an event that is not a JSON object"
+                        )));
+                        break;
+                    }
+                },
+            };
+            for b in out {
+                if tx.send(b).await.is_err() {
+                    tracing::info!(request_id = %ctx.request_id, "client went away mid-stream");
+                    ctx.finish("client_closed", 0, &usage);
+                    return;
                 }
             }
         }
@@ -918,6 +942,7 @@ async fn pass_stream(ctx: &mut Ctx, req: ChatRequest) -> Result<Response, ApiErr
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

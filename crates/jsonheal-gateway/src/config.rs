@@ -349,6 +349,7 @@ fn parse_bool_env(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -185,6 +185,7 @@ impl IntoResponse for ApiError {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

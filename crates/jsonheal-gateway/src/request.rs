@@ -300,6 +300,7 @@ fn shape_for_healing(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -118,6 +118,7 @@ pub fn comment(text: &str) -> Bytes {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -596,6 +596,7 @@ impl Store for SqliteStore {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -121,6 +121,7 @@ pub fn normalize_message(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::healing::CompiledSchema;
