@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The whole test suite: what the README's set-up and CI (.ci/run) run.
+# Installs what the tests need, then runs every Rust test in the workspace (unit, integration,
+# doc, property tests, and the gateway's end-to-end tests, which drive it with the official
+# `openai` Python SDK). Run from anywhere; works on a fresh clone without ../shared.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python=${PYTHON:-python3}
+
+# The gateway's tests talk to it through the official OpenAI SDK.
+if ! "$python" -c 'import openai' 2>/dev/null; then
+    echo "test.sh: installing the openai Python SDK"
+    "$python" -m pip install --quiet --disable-pip-version-check openai \
+        || "$python" -m pip install --quiet --disable-pip-version-check --break-system-packages openai
+fi
+
+cargo test --workspace
+
+# Python tests beside the gateway, if any: run them with pytest (exit 5, "no tests", is not
+# a pass, so only run when there are test files).
+if compgen -G "python/**/test_*.py" >/dev/null || compgen -G "python/test_*.py" >/dev/null; then
+    if ! "$python" -c 'import pytest' 2>/dev/null; then
+        "$python" -m pip install --quiet --disable-pip-version-check pytest \
+            || "$python" -m pip install --quiet --disable-pip-version-check --break-system-packages pytest
+    fi
+    "$python" -m pytest -q python
+fi
