@@ -1045,6 +1045,18 @@ impl<'a> Parser<'a> {
                 return Ok(true);
             }
         }
+        // A literal word ends at its last letter: `[false null]` is two values.
+        if b[start].is_ascii_alphabetic() {
+            let mut k = start;
+            while k < self.end && b[k].is_ascii_alphabetic() {
+                k += 1;
+            }
+            if k < self.end && is_ws(b[k]) && literal_word(&b[start..k]).is_some() {
+                self.pos = k;
+                self.write_bare(&b[start..k], start..k, false)?;
+                return Ok(false);
+            }
+        }
         // Number: a JSON number followed by a delimiter.
         if matches!(b[start], b'-' | b'+' | b'.' | b'0'..=b'9') {
             let end = scan_number(b, start, self.end);
@@ -1773,8 +1785,12 @@ impl<'a> Parser<'a> {
             if j > after && self.key_follows(j) {
                 return StrEnd::Close;
             }
-        } else if j > after && (quote_at(b, j).is_some() || matches!(c, b'{' | b'[')) {
-            // Missing comma between elements: `["x" "y"]`.
+        } else if j > after
+            && (quote_at(b, j).is_some()
+                || matches!(c, b'{' | b'[')
+                || self.scalar_element_follows(j))
+        {
+            // Missing comma between elements: `["x" "y"]`, `["x" 1]`, `["x"\n null]`.
             return StrEnd::Close;
         }
         // `{"a": "x, "b": 2}`: this quote opens the next key, so the string lost its closing
@@ -1785,6 +1801,42 @@ impl<'a> Parser<'a> {
             return StrEnd::Unterminated;
         }
         StrEnd::Inner
+    }
+
+    /// Whether a whole number or literal starts at `k` and ends at an element boundary
+    /// (`1,`, `null]`, `true` then a line break): a sign that the element before it ended.
+    fn scalar_element_follows(&self, k: usize) -> bool {
+        let b = self.src;
+        let limit = (k + 64).min(self.end);
+        let mut m = k;
+        match b.get(k) {
+            Some(b'-' | b'0'..=b'9') => m = scan_number(b, k, limit),
+            Some(c) if c.is_ascii_alphabetic() => {
+                while m < limit && b[m].is_ascii_alphabetic() {
+                    m += 1;
+                }
+                if literal_word(&b[k..m]).is_none() {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+        if m == k || !is_json_number(&b[k..m]) && b[k].is_ascii_digit() {
+            return false;
+        }
+        let spaces_limit = (m + LOOKAHEAD).min(self.end);
+        while m < spaces_limit && matches!(b[m], b' ' | b'\t') {
+            m += 1;
+        }
+        // Anything but a word may follow (`"x" 1 2`); a word means prose (`"x" 2 times`).
+        if m >= self.end || !b[m].is_ascii_alphabetic() {
+            return true;
+        }
+        let mut w = m;
+        while w < (m + 16).min(self.end) && b[w].is_ascii_alphabetic() {
+            w += 1;
+        }
+        literal_word(&b[m..w]).is_some()
     }
 
     /// Whether a comment (`//`, `/*`, `# `) starts at `k`.
@@ -1853,6 +1905,17 @@ impl<'a> Parser<'a> {
         }
         None
     }
+}
+
+/// The JSON text of a literal word, JSON's own or Python's or JavaScript's.
+fn literal_word(w: &[u8]) -> Option<&'static str> {
+    Some(match w {
+        b"true" | b"True" | b"TRUE" => "true",
+        b"false" | b"False" | b"FALSE" => "false",
+        b"null" | b"None" | b"none" | b"NULL" | b"Null" | b"nil" | b"undefined" => "null",
+        b"NaN" | b"Infinity" => "null",
+        _ => return None,
+    })
 }
 
 fn utf8_len(first: u8) -> usize {
