@@ -15,14 +15,8 @@ if ! "$python" -c 'import openai' 2>/dev/null; then
         || "$python" -m pip install --quiet --disable-pip-version-check --break-system-packages openai
 fi
 
+# The gateway's Python SDK test (python/test_openai_sdk.py) is driven by a Rust test that
+# starts the gateway, so `cargo test` runs it too; with CI set it fails rather than skip
+# when `openai` cannot be imported.
 cargo test --workspace
 
-# Python tests beside the gateway, if any: run them with pytest (exit 5, "no tests", is not
-# a pass, so only run when there are test files).
-if compgen -G "python/**/test_*.py" >/dev/null || compgen -G "python/test_*.py" >/dev/null; then
-    if ! "$python" -c 'import pytest' 2>/dev/null; then
-        "$python" -m pip install --quiet --disable-pip-version-check pytest \
-            || "$python" -m pip install --quiet --disable-pip-version-check --break-system-packages pytest
-    fi
-    "$python" -m pytest -q python
-fi
