@@ -449,6 +449,58 @@ fn class_cases(class: &str, rng: &mut Rng, n: usize) -> Vec<Case> {
             }
             _ => text,
         };
+        let (text, v) = match class {
+            "missing opening brace"
+                if text.starts_with('{') && !v.as_object().is_some_and(Map::is_empty) =>
+            {
+                (text[1..].to_owned(), v)
+            }
+            "missing opening brace" => continue,
+            "redundant closers" => {
+                let extra = rng.pick(&["}", "]", "}}", "\n}"]);
+                (format!("{text}{extra}"), v)
+            }
+            "multiple values" => {
+                let second = doc(rng);
+                let sep = rng.pick(&["\n", "\n\n", " "]);
+                let both = format!("{text}{sep}{}", write(&second, Style::default(), rng));
+                (both, Value::Array(vec![v, second]))
+            }
+            "escaped JSON" => (text.replace('\\', "\\\\").replace('"', "\\\""), v),
+            "invalid escapes" => {
+                let path = rng.pick(&["C:\\Users\\me", "\\d+\\.\\d*", "D:\\data\\new", "a\\qb"]);
+                let mut v = v;
+                if let Value::Object(m) = &mut v {
+                    m.insert("raw".to_owned(), Value::String(path.to_owned()));
+                } else {
+                    continue;
+                }
+                let raw = write(&v, Style::default(), rng).replace("\\\\", "\\");
+                (raw, v)
+            }
+            "ellipsis" => match &v {
+                Value::Array(_) => {
+                    let t = text.trim_end_matches(']').to_owned();
+                    (format!("{t}, ...]"), v)
+                }
+                _ => continue,
+            },
+            "missing inner closer" => match &v {
+                Value::Array(items)
+                    if items.len() >= 2
+                        && items.iter().all(|i| {
+                            i.as_object().is_some_and(|m| {
+                                !m.is_empty() && m.values().all(|x| !x.is_object() && !x.is_array())
+                            })
+                        }) =>
+                {
+                    let pos = text.find("}, {").or_else(|| text.find("},\n")).unwrap();
+                    (format!("{}{}", &text[..pos], &text[pos + 1..]), v)
+                }
+                _ => continue,
+            },
+            _ => (text, v),
+        };
         if class == "truncation" {
             // Cut at a char boundary past the opening bracket.
             let mut cut = 1 + rng.below(text.len().max(2) - 1);
@@ -481,6 +533,13 @@ fn generated_fault_corpus() {
         "reasoning preamble",
         "combined",
         "truncation",
+        "missing opening brace",
+        "redundant closers",
+        "multiple values",
+        "escaped JSON",
+        "invalid escapes",
+        "ellipsis",
+        "missing inner closer",
     ];
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let (mut total, mut passed) = (0usize, 0usize);

@@ -1526,6 +1526,13 @@ impl<'a> Parser<'a> {
         if !continued {
             self.out.push(b'"');
         }
+        // `"C:\new\data"`: in a Windows path every backslash is a separator, even where it
+        // would make a valid escape.
+        let p = self.pos;
+        let windows_path = self.byte(p).is_some_and(|c| c.is_ascii_alphabetic())
+            && self.byte(p + 1) == Some(b':')
+            && self.byte(p + 2) == Some(b'\\')
+            && self.byte(p + 3).is_some_and(|c| c != b'\\' && c != b'"');
         loop {
             // Fast path: copy plain bytes.
             let run_start = self.pos;
@@ -1582,7 +1589,7 @@ impl<'a> Parser<'a> {
                 }
             }
             match c {
-                b'\\' => self.parse_escape(q)?,
+                b'\\' => self.parse_escape(q, windows_path)?,
                 b'"' => {
                     // A double quote inside a single-quoted string.
                     self.out.extend_from_slice(b"\\\"");
@@ -1617,7 +1624,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn parse_escape(&mut self, q: Quote) -> Result<(), Error> {
+    fn parse_escape(&mut self, q: Quote, windows_path: bool) -> Result<(), Error> {
         let b = self.src;
         let i = self.pos;
         let Some(n) = self.byte(i + 1) else {
@@ -1625,6 +1632,12 @@ impl<'a> Parser<'a> {
             self.pos = self.end;
             return Ok(());
         };
+        if windows_path && !matches!(n, b'"' | b'\\') {
+            self.record(RepairKind::InvalidEscape, i..i + 1);
+            self.out.extend_from_slice(b"\\\\");
+            self.pos = i + 1;
+            return Ok(());
+        }
         match n {
             b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
                 self.out.extend_from_slice(&b[i..i + 2]);
@@ -1770,7 +1783,7 @@ impl<'a> Parser<'a> {
                     k += 1;
                 }
                 if k >= self.end
-                    || matches!(b[k], b'}' | b']')
+                    || matches!(b[k], b'}' | b']' | b'{')
                     || self.comment_at(k)
                     || self.key_follows(k)
                 {
