@@ -218,8 +218,10 @@ impl Repairer {
 enum Mode {
     /// Before the value: skipping prose and fences up to the first `{` or `[`.
     Prose,
-    /// Inside a `<think>` block before the value.
-    Think,
+    /// Inside a reasoning block before the value (`REASONING_TAGS[i]`).
+    Think(usize),
+    /// On a code fence's line (```` ```json ````) before the value: skipped to its end.
+    FenceLine,
     /// In an object, expecting a key or `}`.
     Key,
     /// After a quoted key, expecting `:`.
@@ -229,7 +231,9 @@ enum Mode {
     /// In an array, expecting an element or `]`.
     Element,
     /// Inside a string opened by `quote`; `key` if it is an object key.
-    Str { quote: u8, key: bool },
+    /// `windows`: the content starts like `C:\x`, so every backslash but `\"` and `\\`
+    /// is a path separator (the engine's rule).
+    Str { quote: u8, key: bool, windows: bool },
     /// Inside an unquoted key (it ends at `:`).
     KeyWord,
     /// Inside a bare value: a number or a literal (it ends at any other character).
@@ -287,10 +291,8 @@ enum Escape {
     Wait,
     /// Decodes to this character and is this many bytes long.
     Char(char, usize),
-    /// An invalid one-letter escape (`\U` in `C:\Users`): the backslash is content.
+    /// An invalid escape (`\U` in `C:\Users`): the backslash is content.
     KeepBackslash,
-    /// Something the stream leaves to the one-shot engine.
-    Unsure,
 }
 
 #[derive(Debug)]
@@ -313,6 +315,17 @@ struct Parser {
     /// The string value being read: its node and its pointer.
     current: usize,
     current_path: String,
+    /// Whether the string being read is a member value, whose trailing `,` and spaces are
+    /// withheld in `held`: if its closing quote turns out to be missing
+    /// (`{"a": "x, "b": 1}`), the one-shot engine trims them.
+    hold: bool,
+    held: String,
+    /// Just past the closing quote of the string value that ended last, until what follows
+    /// it confirms that the quote closes the string.
+    string_end: Option<usize>,
+    /// Only whitespace, reasoning blocks and fence lines so far: a bracket here opens the
+    /// value without the plausibility check prose needs.
+    text_start: bool,
     events: Vec<Event>,
     track_events: bool,
     /// The node whose growth the last event records, so that the next growth extends it.
@@ -342,6 +355,10 @@ impl Parser {
             word: String::new(),
             current: 0,
             current_path: String::new(),
+            hold: false,
+            held: String::new(),
+            string_end: None,
+            text_start: true,
             events: Vec::new(),
             track_events: true,
             last_append: None,
@@ -365,8 +382,23 @@ impl Parser {
         }
         match self.mode {
             Mode::Prose => self.prose(text.as_bytes()),
-            Mode::Think => self.think(text.as_bytes()),
-            Mode::Str { quote, key } => self.string(text, quote, key),
+            Mode::Think(tag) => self.think(text.as_bytes(), tag),
+            Mode::FenceLine => {
+                let rest = &text.as_bytes()[self.pos..];
+                match memchr::memchr(b'\n', rest) {
+                    Some(i) => {
+                        self.pos += i + 1;
+                        self.mode = Mode::Prose;
+                    }
+                    None => self.pos = text.len(),
+                }
+                Step::Go
+            }
+            Mode::Str {
+                quote,
+                key,
+                windows,
+            } => self.string(text, quote, key, windows),
             Mode::KeyWord => self.key_word(text),
             Mode::ValueWord => self.value_word(text),
             Mode::Done | Mode::Frozen => {
@@ -384,53 +416,91 @@ impl Parser {
         self.pending = None;
         self.pending_key = None;
         self.comment = None;
+        self.held.clear();
+        self.string_end = None;
         Step::Go
     }
 
     // ----- before the value -------------------------------------------------------------
 
+    /// Skip to the value the way the one-shot engine finds it: reasoning blocks and fence
+    /// lines are skipped; a bracket opens the value at the text's start, or later in prose
+    /// when what follows it looks like JSON.
     fn prose(&mut self, bytes: &[u8]) -> Step {
-        let rest = &bytes[self.pos..];
-        let Some(i) = memchr::memchr3(b'{', b'[', b'<', rest) else {
-            self.pos = bytes.len();
-            return Step::Go;
-        };
-        self.pos += i;
-        match rest[i] {
-            b'<' => match starts_with_partial(&rest[i..], b"<think>") {
-                Some(true) => {
-                    self.pos += b"<think>".len();
-                    self.mode = Mode::Think;
-                    Step::Go
-                }
-                Some(false) => {
+        while let Some(&c) = bytes.get(self.pos) {
+            let rest = &bytes[self.pos..];
+            match c {
+                b' ' | b'\t' | b'\n' | b'\r' => {
                     self.pos += 1;
-                    Step::Go
+                    continue;
                 }
-                None => Step::Wait,
-            },
-            b => self.open(b == b'{'),
+                b'<' => match reasoning_tag(rest) {
+                    None => return Step::Wait,
+                    Some(Some(tag)) => {
+                        self.pos += REASONING_TAGS[tag].0.len();
+                        self.mode = Mode::Think(tag);
+                        return Step::Go;
+                    }
+                    Some(None) => {}
+                },
+                b'`' | b'~' => {
+                    let fence: &[u8] = if c == b'`' { b"```" } else { b"~~~" };
+                    match starts_with_partial(rest, fence) {
+                        None => return Step::Wait,
+                        Some(true) => {
+                            self.mode = Mode::FenceLine;
+                            return Step::Go;
+                        }
+                        // A backtick string first: see quotes below.
+                        Some(false) if c == b'`' && self.text_start => return self.freeze(),
+                        Some(false) => {}
+                    }
+                }
+                b'{' | b'[' => {
+                    let open = if self.text_start {
+                        Some(true)
+                    } else {
+                        plausible_container(bytes, self.pos)
+                    };
+                    match open {
+                        None => return Step::Wait,
+                        Some(true) => return self.open(c == b'{'),
+                        Some(false) => {}
+                    }
+                }
+                _ => {
+                    if self.text_start {
+                        // A quote first: a document missing its `{` (`"a": 1}`) or a bare
+                        // string; the engine decides.
+                        match quote_at(rest) {
+                            None => return Step::Wait,
+                            Some(true) => return self.freeze(),
+                            Some(false) => {}
+                        }
+                    }
+                }
+            }
+            self.text_start = false;
+            self.pos += 1;
         }
+        Step::Go
     }
 
-    fn think(&mut self, bytes: &[u8]) -> Step {
+    fn think(&mut self, bytes: &[u8], tag: usize) -> Step {
+        let close = REASONING_TAGS[tag].1;
         let rest = &bytes[self.pos..];
-        let Some(i) = memchr::memchr(b'<', rest) else {
-            self.pos = bytes.len();
-            return Step::Go;
-        };
-        self.pos += i;
-        match starts_with_partial(&rest[i..], b"</think>") {
-            Some(true) => {
-                self.pos += b"</think>".len();
+        match memchr::memmem::find(rest, close) {
+            Some(i) => {
+                self.pos += i + close.len();
                 self.mode = Mode::Prose;
                 Step::Go
             }
-            Some(false) => {
-                self.pos += 1;
-                Step::Go
+            None => {
+                // Keep what may be the start of the closing tag for the next push.
+                let keep = (close.len() - 1).min(rest.len());
+                self.pos = bytes.len() - keep;
+                Step::Wait
             }
-            None => Step::Wait,
         }
     }
 
@@ -472,6 +542,9 @@ impl Parser {
         let Some(&b) = bytes.get(self.pos) else {
             return Step::Go;
         };
+        if let Some(after) = self.string_end {
+            return self.after_string(bytes, after);
+        }
         match b {
             b'/' => {
                 return match bytes.get(self.pos + 1) {
@@ -491,20 +564,37 @@ impl Parser {
                 };
             }
             b'#' => {
-                self.pos += 1;
-                self.comment = Some(Comment::Line);
-                return Step::Go;
+                // `# note` and `## note` are comments; `#abc` is a token to the engine.
+                return match bytes.get(self.pos + 1) {
+                    None => Step::Wait,
+                    Some(b' ' | b'\t' | b'\n' | b'\r' | b'#' | b'!') => {
+                        self.pos += 1;
+                        self.comment = Some(Comment::Line);
+                        Step::Go
+                    }
+                    Some(_) => self.freeze(),
+                };
             }
+            b'`' => match starts_with_partial(&bytes[self.pos..], b"```") {
+                // A closing code fence ends the document here; the engine closes it.
+                Some(true) => return self.freeze(),
+                None => return Step::Wait,
+                Some(false) => {}
+            },
             _ => {}
         }
         match self.mode {
             Mode::Key => match b {
                 b'"' | b'\'' | b'`' => {
+                    let Some(windows) = windows_path(&bytes[self.pos + 1..]) else {
+                        return Step::Wait;
+                    };
                     self.key.clear();
                     self.pos += 1;
                     self.mode = Mode::Str {
                         quote: b,
                         key: true,
+                        windows,
                     };
                     Step::Go
                 }
@@ -531,7 +621,10 @@ impl Parser {
                 }
             }
             Mode::MemberValue | Mode::Element => match b {
-                b'"' | b'\'' | b'`' => self.open_string(b),
+                b'"' | b'\'' | b'`' => match windows_path(&bytes[self.pos + 1..]) {
+                    None => Step::Wait,
+                    Some(windows) => self.open_string(b, windows),
+                },
                 b'{' | b'[' => self.open(b == b'{'),
                 b']' if self.mode == Mode::Element => self.close(),
                 _ if is_word_byte(b) => {
@@ -567,48 +660,129 @@ impl Parser {
         }
     }
 
+    /// What follows a string value's closing quote decides whether it closes the string
+    /// (the one-shot engine's rule): `}` or `]`; in an array `,`; in an object `,` followed
+    /// by a key, a closer or a comment; a comment after whitespace. Anything else may make
+    /// the quote content (`"He said "hi""`) or is a repair the stream leaves to `finish`.
+    /// `self.pos` is at the first non-space byte after the quote.
+    fn after_string(&mut self, bytes: &[u8], after: usize) -> Step {
+        let object = self.stack.last().is_some_and(|f| f.object);
+        let closes = match bytes[self.pos] {
+            b'}' | b']' => Some(true),
+            b'/' => match bytes.get(self.pos + 1) {
+                None => None,
+                Some(b'/' | b'*') => Some(self.pos > after),
+                Some(_) => Some(false),
+            },
+            b',' if !object => Some(true),
+            b',' => {
+                let mut k = self.pos + 1;
+                while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(k) {
+                    k += 1;
+                }
+                match bytes.get(k) {
+                    None => None,
+                    Some(b'}' | b']') => Some(true),
+                    // A comment; no key starts with `/`.
+                    Some(b'/') => bytes.get(k + 1).map(|n| matches!(n, b'/' | b'*')),
+                    Some(b'#') => bytes
+                        .get(k + 1)
+                        .map(|n| matches!(n, b' ' | b'\t' | b'\n' | b'\r' | b'#')),
+                    Some(_) => key_follows(bytes, k),
+                }
+            }
+            _ => Some(false),
+        };
+        match closes {
+            None => Step::Wait,
+            Some(false) => self.freeze(),
+            Some(true) => {
+                self.string_end = None;
+                self.release_held();
+                Step::Go
+            }
+        }
+    }
+
     // ----- tokens -----------------------------------------------------------------------
 
-    fn string(&mut self, text: &str, quote: u8, key: bool) -> Step {
+    fn string(&mut self, text: &str, quote: u8, key: bool, windows: bool) -> Step {
         let bytes = text.as_bytes();
         let rest = &bytes[self.pos..];
         let Some(i) = memchr::memchr2(quote, b'\\', rest) else {
-            self.append(&text[self.pos..], key);
+            self.content(&text[self.pos..], key);
             self.pos = bytes.len();
             return Step::Go;
         };
         // `quote` and `\` are ASCII, so `pos + i` is a char boundary.
         let end = self.pos + i;
-        self.append(&text[self.pos..end], key);
+        self.content(&text[self.pos..end], key);
         self.pos = end;
         if rest[i] == quote {
             self.pos += 1;
             if key {
+                // A key's quote closes it (a word right after it freezes in `Colon`).
                 if !self.complete_key() {
                     return self.freeze();
                 }
                 self.mode = Mode::Colon;
             } else {
-                // The closing quote is only a candidate: `AfterValue` freezes unless a
-                // delimiter follows (`"He said "hi" to me"` keeps the quote as content).
+                // Only a candidate: `after_string` looks at what follows.
+                self.string_end = Some(self.pos);
                 self.mode = Mode::AfterValue;
             }
             return Step::Go;
         }
-        match escape(&bytes[self.pos..], quote) {
+        let escape = if windows {
+            match bytes.get(self.pos + 1) {
+                None => Escape::Wait,
+                Some(b'"' | b'\\') => escape(&bytes[self.pos..]),
+                Some(_) => Escape::KeepBackslash,
+            }
+        } else {
+            escape(&bytes[self.pos..])
+        };
+        match escape {
             Escape::Wait => Step::Wait,
             Escape::Char(c, len) => {
                 let mut buf = [0u8; 4];
+                self.release_held();
                 self.append(c.encode_utf8(&mut buf), key);
                 self.pos += len;
                 Step::Go
             }
             Escape::KeepBackslash => {
+                self.release_held();
                 self.append("\\", key);
                 self.pos += 1;
                 Step::Go
             }
-            Escape::Unsure => self.freeze(),
+        }
+    }
+
+    /// Raw string content: a value's trailing `,` and spaces wait in `held` (see `hold`).
+    fn content(&mut self, s: &str, key: bool) {
+        if key || !self.hold || s.is_empty() {
+            self.append(s, key);
+            return;
+        }
+        let body = s.trim_end_matches(' ');
+        if body.is_empty() {
+            // Only spaces: the held run stays of the form `,? *`.
+            self.held.push_str(s);
+            return;
+        }
+        self.release_held();
+        let keep = body.strip_suffix(',').unwrap_or(body).len();
+        self.append(&s[..keep], false);
+        self.held.push_str(&s[keep..]);
+    }
+
+    /// The withheld `,` and spaces are content after all.
+    fn release_held(&mut self) {
+        if !self.held.is_empty() {
+            let held = std::mem::take(&mut self.held);
+            self.append(&held, false);
         }
     }
 
@@ -648,9 +822,13 @@ impl Parser {
         // Word bytes are ASCII, so `end` is a char boundary.
         self.word.push_str(&text[start..end]);
         self.pos = end;
-        if end == bytes.len() {
+        let Some(&next) = bytes.get(end) else {
             // The word may still grow (`tru` → `true`, `12` → `123`).
             return Step::Go;
+        };
+        if !matches!(next, b' ' | b'\t' | b'\n' | b'\r' | b',' | b'}' | b']') {
+            // `true#x`, `1/2`, `ObjectId(`: the engine reads a longer token.
+            return self.freeze();
         }
         match classify(&self.word, self.non_finite) {
             Some(v) => {
@@ -772,16 +950,22 @@ impl Parser {
         Step::Go
     }
 
-    fn open_string(&mut self, quote: u8) -> Step {
+    fn open_string(&mut self, quote: u8, windows: bool) -> Step {
         let Some((id, segment)) = self.attach(Node::Str(String::new())) else {
             return self.freeze();
         };
         self.current = id;
+        self.hold = self.stack.last().is_some_and(|f| f.object);
+        self.held.clear();
         if self.track_events {
             self.current_path = child_path(&self.ptr, segment.as_deref());
         }
         self.pos += 1;
-        self.mode = Mode::Str { quote, key: false };
+        self.mode = Mode::Str {
+            quote,
+            key: false,
+            windows,
+        };
         Step::Go
     }
 
@@ -847,6 +1031,154 @@ impl Parser {
             None => Value::Null,
         }
     }
+}
+
+/// Reasoning blocks the engine skips before the value: opening tag (any case), closing tag.
+const REASONING_TAGS: [(&[u8], &[u8]); 4] = [
+    (b"<think>", b"</think>"),
+    (b"<thinking>", b"</thinking>"),
+    (b"<reasoning>", b"</reasoning>"),
+    (b"<reflection>", b"</reflection>"),
+];
+
+/// Which reasoning tag opens at the start of `b`: `Some(Some(i))`, `Some(None)` for none,
+/// `None` when more text is needed to tell.
+fn reasoning_tag(b: &[u8]) -> Option<Option<usize>> {
+    let mut undecided = false;
+    for (i, (open, _)) in REASONING_TAGS.iter().enumerate() {
+        let n = open.len().min(b.len());
+        if b[..n].eq_ignore_ascii_case(&open[..n]) {
+            if n == open.len() {
+                return Some(Some(i));
+            }
+            undecided = true;
+        }
+    }
+    (!undecided).then_some(None)
+}
+
+/// How far the engine looks ahead (bytes) to judge a bracket in prose or a key.
+const LOOKAHEAD: usize = 256;
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+fn is_ident_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_' || b == b'$' || b >= 0x80
+}
+
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'-' || b >= 0x80
+}
+
+/// Whether a string quote starts `b` (`"`, `'`, a backtick that is not a fence, a
+/// typographic quote); `None` when more text is needed to tell.
+fn quote_at(b: &[u8]) -> Option<bool> {
+    match b.first() {
+        Some(b'"' | b'\'') => Some(true),
+        Some(b'`') => starts_with_partial(b, b"```").map(|fence| !fence),
+        Some(0xE2) => match (b.get(1), b.get(2)) {
+            (Some(0x80), Some(0x98 | 0x99 | 0x9C | 0x9D)) => Some(true),
+            (None, _) | (Some(0x80), None) => None,
+            _ => Some(false),
+        },
+        _ => Some(false),
+    }
+}
+
+/// Whether the `{` or `[` at `b[i]`, met in prose, opens JSON (the engine's judgement, over
+/// the same bounded lookahead): `None` when more text is needed.
+fn plausible_container(b: &[u8], i: usize) -> Option<bool> {
+    let limit = i + LOOKAHEAD;
+    let mut j = i + 1;
+    while j < limit && b.get(j).is_some_and(|&c| is_space(c)) {
+        j += 1;
+    }
+    let c = *b.get(j)?;
+    let object = b[i] == b'{';
+    Some(match c {
+        b'"' | b'{' | b'[' | b'\'' => true,
+        b'}' => object,
+        b']' => !object,
+        b'\\' => *b.get(j + 1)? == b'"',
+        b'/' => matches!(*b.get(j + 1)?, b'/' | b'*'),
+        0xE2 => quote_at(&b[j..])?,
+        b'-' | b'0'..=b'9' => !object,
+        _ if is_ident_start(c) => {
+            let mut k = j;
+            while k < limit && (is_ident(*b.get(k)?) || b[k] == b' ') {
+                k += 1;
+            }
+            if object {
+                *b.get(k)? == b':'
+            } else {
+                let word = &b[j..k];
+                let word = word.strip_suffix(b" ").unwrap_or(word);
+                matches!(
+                    word,
+                    b"true" | b"false" | b"null" | b"True" | b"False" | b"None"
+                ) && matches!(*b.get(k)?, b',' | b']')
+            }
+        }
+        _ => false,
+    })
+}
+
+/// Whether a key (`"k":`, `'k':`, `k:`) starts at `b[k]`, as the engine judges it after a
+/// string value and a comma; `None` when more text is needed. Unsure cases say no: the
+/// caller then freezes, which is always safe.
+fn key_follows(b: &[u8], k: usize) -> Option<bool> {
+    let first = *b.get(k)?;
+    if first == 0xE2 {
+        // Typographic quotes: not worth mirroring.
+        return Some(false);
+    }
+    if first == b'"' || first == b'\'' || first == b'`' {
+        if first == b'`' && !quote_at(&b[k..])? {
+            return Some(false);
+        }
+        let limit = k + LOOKAHEAD;
+        let mut i = k + 1;
+        let after = loop {
+            if i >= limit {
+                return Some(false);
+            }
+            match *b.get(i)? {
+                b'\\' => i += 2,
+                b'\n' => return Some(false),
+                c if c == first => break i + 1,
+                _ => i += 1,
+            }
+        };
+        let mut m = after;
+        while is_space(*b.get(m)?) {
+            m += 1;
+        }
+        return Some(b[m] == b':');
+    }
+    if is_ident_start(first) || first.is_ascii_digit() {
+        let limit = k + 64;
+        let mut m = k;
+        while m < limit && (is_ident(*b.get(m)?) || b[m] == b' ') {
+            m += 1;
+        }
+        return Some(*b.get(m)? == b':' && *b.get(m + 1)? != b'/');
+    }
+    Some(false)
+}
+
+/// Whether string content starting at `b[0]` is a Windows path (`C:\Users`); `None` when
+/// more text is needed to tell.
+fn windows_path(b: &[u8]) -> Option<bool> {
+    let first = *b.first()?;
+    if !first.is_ascii_alphabetic() {
+        return Some(false);
+    }
+    if *b.get(1)? != b':' || *b.get(2)? != b'\\' {
+        return Some(false);
+    }
+    Some(!matches!(*b.get(3)?, b'\\' | b'"'))
 }
 
 /// Whether `have` starts with `want`: `Some(true)`/`Some(false)` when it can tell, `None`
@@ -921,77 +1253,92 @@ fn is_json_number(s: &str) -> bool {
     i == b.len()
 }
 
-/// Decode the escape at the start of `b` (which starts with `\`) in a string quoted by
-/// `quote`.
-fn escape(b: &[u8], quote: u8) -> Escape {
+/// Decode the escape at the start of `b` (which starts with `\\`) as the one-shot engine
+/// does in any kind of string.
+fn escape(b: &[u8]) -> Escape {
     let Some(&c) = b.get(1) else {
         return Escape::Wait;
     };
-    let simple = match c {
-        b'"' => Some('"'),
-        b'\\' => Some('\\'),
-        b'/' => Some('/'),
-        b'b' => Some('\u{8}'),
-        b'f' => Some('\u{c}'),
-        b'n' => Some('\n'),
-        b'r' => Some('\r'),
-        b't' => Some('\t'),
-        _ if c == quote => Some(char::from(c)),
-        _ => None,
+    let ch = match c {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        b'\'' => '\'',
+        b'u' => return unicode_escape(b),
+        b'x' => {
+            // `\x41`: two hex digits make a character; anything else keeps the backslash.
+            return match hex(b, 2, 2) {
+                Hex::Wait => Escape::Wait,
+                Hex::Value(v) => {
+                    char::from_u32(v).map_or(Escape::KeepBackslash, |ch| Escape::Char(ch, 4))
+                }
+                Hex::Invalid => Escape::KeepBackslash,
+            };
+        }
+        // `C:\Users`: an invalid escape keeps its backslash; what follows is read as usual.
+        _ => return Escape::KeepBackslash,
     };
-    if let Some(ch) = simple {
-        return Escape::Char(ch, 2);
-    }
-    match c {
-        b'u' => unicode_escape(b),
-        // JavaScript escapes (`\x41`, `\0`, `\v`) and `\'` outside single quotes: the
-        // engine may read them either way.
-        b'x' | b'v' | b'0'..=b'9' => Escape::Unsure,
-        // `C:\Users`: an invalid escape keeps its backslash as content.
-        _ if c.is_ascii_alphabetic() => Escape::KeepBackslash,
-        _ => Escape::Unsure,
-    }
+    Escape::Char(ch, 2)
 }
 
-/// `\uXXXX`, or a surrogate pair `\uD83D\uDE00`.
-fn unicode_escape(b: &[u8]) -> Escape {
-    let hex4 = |from: usize| -> Result<Option<u32>, ()> {
-        let mut v = 0u32;
-        for k in 0..4 {
-            let Some(&h) = b.get(from + k) else {
-                return Ok(None);
-            };
-            let d = char::from(h).to_digit(16).ok_or(())?;
-            v = v * 16 + d;
+enum Hex {
+    Wait,
+    Value(u32),
+    Invalid,
+}
+
+/// `n` hex digits at `b[from..]`.
+fn hex(b: &[u8], from: usize, n: usize) -> Hex {
+    let mut v = 0u32;
+    for k in 0..n {
+        let Some(&h) = b.get(from + k) else {
+            return Hex::Wait;
+        };
+        match char::from(h).to_digit(16) {
+            Some(d) => v = v * 16 + d,
+            None => return Hex::Invalid,
         }
-        Ok(Some(v))
+    }
+    Hex::Value(v)
+}
+
+/// `\uXXXX`, a surrogate pair `\uD83D\uDE00`, or a lone surrogate (U+FFFD).
+fn unicode_escape(b: &[u8]) -> Escape {
+    let unit = match hex(b, 2, 4) {
+        Hex::Wait => return Escape::Wait,
+        Hex::Invalid => return Escape::KeepBackslash,
+        Hex::Value(v) => v,
     };
-    let hi = match hex4(2) {
-        Err(()) => return Escape::Unsure,
-        Ok(None) => return Escape::Wait,
-        Ok(Some(v)) => v,
-    };
-    match hi {
+    match unit {
         0xD800..=0xDBFF => {
             match starts_with_partial(b.get(6..).unwrap_or_default(), b"\\u") {
                 None => return Escape::Wait,
-                Some(false) => return Escape::Unsure,
+                Some(false) => return Escape::Char(char::REPLACEMENT_CHARACTER, 6),
                 Some(true) => {}
             }
-            let lo = match hex4(8) {
-                Err(()) => return Escape::Unsure,
-                Ok(None) => return Escape::Wait,
-                Ok(Some(v)) => v,
-            };
-            if !(0xDC00..=0xDFFF).contains(&lo) {
-                return Escape::Unsure;
+            match hex(b, 8, 4) {
+                Hex::Wait => Escape::Wait,
+                Hex::Value(lo @ 0xDC00..=0xDFFF) => {
+                    let cp = 0x10000 + ((unit - 0xD800) << 10) + (lo - 0xDC00);
+                    Escape::Char(
+                        char::from_u32(cp).unwrap_or(char::REPLACEMENT_CHARACTER),
+                        12,
+                    )
+                }
+                // The next escape is read on its own.
+                Hex::Value(_) | Hex::Invalid => Escape::Char(char::REPLACEMENT_CHARACTER, 6),
             }
-            let cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
-            char::from_u32(cp).map_or(Escape::Unsure, |ch| Escape::Char(ch, 12))
         }
-        // A lone low surrogate: the engine replaces it; leave that to it.
-        0xDC00..=0xDFFF => Escape::Unsure,
-        _ => char::from_u32(hi).map_or(Escape::Unsure, |ch| Escape::Char(ch, 6)),
+        0xDC00..=0xDFFF => Escape::Char(char::REPLACEMENT_CHARACTER, 6),
+        _ => Escape::Char(
+            char::from_u32(unit).unwrap_or(char::REPLACEMENT_CHARACTER),
+            6,
+        ),
     }
 }
 
