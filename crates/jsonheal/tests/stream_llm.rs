@@ -58,7 +58,8 @@ fn is_identifier(k: &str) -> bool {
 fn single_quotable(s: &str) -> bool {
     !s.chars()
         .any(|c| matches!(c, '\'' | '"' | '\\') || c.is_control())
-        && !s.as_bytes().get(1).is_some_and(|&b| b == b':')
+        //  would read as a Windows path.
+        && s.as_bytes().get(1).is_none_or(|&b| b != b':')
 }
 
 fn string(s: &str, rng: &mut Rng, out: &mut String) {
