@@ -58,7 +58,7 @@ fn is_identifier(k: &str) -> bool {
 fn single_quotable(s: &str) -> bool {
     !s.chars()
         .any(|c| matches!(c, '\'' | '"' | '\\') || c.is_control())
-        //  would read as a Windows path.
+        // `C:...` would read as a Windows path.
         && s.as_bytes().get(1).is_none_or(|&b| b != b':')
 }
 
