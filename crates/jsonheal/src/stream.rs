@@ -10,11 +10,17 @@
 //! number or literal appears once a `,`, `}` or `]` shows it can no longer change (`tru` and a
 //! trailing `12` show nothing yet); a container appears when it opens. The repairs that are
 //! certain while streaming are applied at once: single-quoted and backtick strings, unquoted
-//! keys, `//` `/* */` `#` comments, Python literals, trailing commas, prose, code fences and
-//! `<think>` blocks before the value. On anything the incremental parser cannot settle alone
-//! (an inner quote, a missing comma, a bare word value, concatenation, a duplicate key…) it
-//! *freezes*: the snapshot keeps what it had, and [`Repairer::finish`] decides with the
-//! one-shot engine.
+//! keys, `//` `/* */` `#` comments, Python literals, trailing commas, invalid escapes, and
+//! prose, code fences and reasoning blocks (`<think>`…) before the value.
+//!
+//! Where the one-shot engine decides by looking ahead, the stream waits for the same bytes
+//! and judges them by the same rules: whether a closing quote ends its string (what follows
+//! it: `,` then a key, a closer, a comment), whether a bracket in prose opens JSON, whether
+//! a string is a Windows path (`C:\new` keeps its backslashes). So a string value appears a
+//! few bytes after its quote, and a member value's trailing `, ` is withheld until its
+//! closing quote is confirmed. On anything else it cannot settle alone (an inner quote, a
+//! missing comma, a bare word value, concatenation, a duplicate key…) the stream
+//! *freezes*: the snapshot keeps what it had, and [`Repairer::finish`] decides.
 //!
 //! ```
 //! use jsonheal::stream::{Op, Repairer};
@@ -33,12 +39,15 @@
 //! # Ok::<(), jsonheal::Error>(())
 //! ```
 //!
-//! Limits: only an object or array root is streamed (a bare top-level scalar appears at
-//! `finish`); after the root value closes, further text (a second value, prose) is left to
-//! `finish`, so with [`crate::Multiple::Array`] a second top-level value turns the final
-//! result into an array that earlier snapshots did not show. Containers nested deeper than
-//! 512 levels (or `Options::max_depth`) freeze the stream.
-
+//! Limits, where a later part of the text changes what came before (no stream can foresee
+//! these): only an object or array root is streamed (a bare top-level scalar appears at
+//! `finish`); after the root closes, the rest is left to `finish`, so a second top-level
+//! value (combined into an array by [`crate::Multiple::Array`]) or a later fenced value
+//! (the engine prefers a fenced answer to one in prose) makes a final value that earlier
+//! snapshots did not show; and with [`crate::DuplicateKeys::Keep`] or `Last` a repeated
+//! key replaces a value already shown (the stream freezes there). Containers nested deeper
+//! than 512 levels (or `Options::max_depth`) freeze the stream.
+//!
 use std::collections::HashSet;
 
 use serde_json::{Map, Number, Value};
