@@ -553,13 +553,13 @@ fn records_for(bytes: usize) -> usize {
     while len < bytes {
         w.out.clear();
         record(&mut w, &mut rng, n);
-        len += w.out.len() + 6;
+        len += w.out.len();
         n += 1;
     }
     n
 }
 
-/// A valid document of about `bytes` bytes (never less), and the same data in `style`.
+/// A document whose valid spelling has about `bytes` bytes, in `style`.
 pub fn document(bytes: usize, style: Style) -> String {
     let n = records_for(bytes);
     let mut doc = document_records(n, style, bytes + bytes / 4);
