@@ -149,7 +149,7 @@ async fn serve(ctx: &mut Ctx, headers: &HeaderMap, body: Body) -> Result<Respons
     if let Some(m) = value.get("model").and_then(Value::as_str) {
         ctx.model = m.to_owned();
     }
-    let req = request::prepare(value, &account, ctx.state.config())?;
+    let req = request::prepare(value, &account, ctx.state.config(), &ctx.state.0.schemas)?;
     ctx.stream = req.stream;
     ctx.healing = req.healing.is_some();
     match (req.healing.is_some(), req.stream) {

@@ -5,7 +5,8 @@
 //! tool input. Keeping them behind this module means a change in the library's signatures is
 //! absorbed here and nowhere else.
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use jsonheal::args::{Strategy, ToolMap};
 use jsonheal::quotes::QuoteMode;
@@ -15,6 +16,7 @@ use serde_json::{Map, Value};
 /// A JSON Schema compiled once per request and reused for every attempt.
 pub struct CompiledSchema {
     schema: Schema,
+    instructions: OnceLock<String>,
 }
 
 impl CompiledSchema {
@@ -24,7 +26,10 @@ impl CompiledSchema {
             return Err("a JSON Schema must be an object or a boolean".to_owned());
         }
         Schema::new(schema)
-            .map(|schema| CompiledSchema { schema })
+            .map(|schema| CompiledSchema {
+                schema,
+                instructions: OnceLock::new(),
+            })
             .map_err(|e| e.to_string())
     }
 
@@ -34,8 +39,9 @@ impl CompiledSchema {
     }
 
     /// The system message that asks a model to answer in this schema's shape.
-    pub fn instructions(&self) -> String {
-        jsonheal::schema::instructions(&self.schema)
+    pub fn instructions(&self) -> &str {
+        self.instructions
+            .get_or_init(|| jsonheal::schema::instructions(&self.schema))
     }
 
     /// Schema violations of `value`, each as `at <path>: <message>`; empty when valid.
@@ -48,6 +54,37 @@ impl CompiledSchema {
             .iter()
             .map(|v| format!("at {}: {}", v.display_path(), v.message))
             .collect()
+    }
+}
+
+/// Compiled schemas by their JSON text: clients send the same schema with every request, and
+/// compiling one costs far more than the rest of a request.
+#[derive(Default)]
+pub struct SchemaCache {
+    map: Mutex<HashMap<String, Arc<CompiledSchema>>>,
+}
+
+impl SchemaCache {
+    /// Entries kept; when full the cache starts over (simple, and bounded).
+    pub const CAPACITY: usize = 256;
+
+    /// The compiled `schema`, compiling it on first sight.
+    pub fn get_or_compile(&self, schema: &Value) -> Result<Arc<CompiledSchema>, String> {
+        let key = schema.to_string();
+        if let Some(hit) = self.lock().get(&key) {
+            return Ok(Arc::clone(hit));
+        }
+        let compiled = Arc::new(CompiledSchema::compile(schema)?);
+        let mut map = self.lock();
+        if map.len() >= Self::CAPACITY {
+            map.clear();
+        }
+        map.insert(key, Arc::clone(&compiled));
+        Ok(compiled)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<CompiledSchema>>> {
+        self.map.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 

@@ -52,6 +52,7 @@ struct Inner {
     store: Arc<dyn Store>,
     upstream: Upstream,
     metrics: Metrics,
+    schemas: healing::SchemaCache,
     /// The account requests run as with auth off.
     local_account: Option<Account>,
     request_log: std::sync::mpsc::Sender<RequestRecord>,
@@ -98,6 +99,7 @@ impl AppState {
                 store,
                 upstream,
                 metrics: Metrics::default(),
+                schemas: healing::SchemaCache::default(),
                 local_account,
                 request_log: tx,
             })),

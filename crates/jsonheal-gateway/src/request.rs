@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 
 use crate::config::{Config, Provider};
 use crate::error::ApiError;
-use crate::healing::CompiledSchema;
+use crate::healing::{CompiledSchema, SchemaCache};
 use crate::store::Account;
 
 /// The largest `max_attempts` a request may ask for.
@@ -18,7 +18,7 @@ pub const HEALING_PLUGIN: &str = "response-healing";
 
 /// What healing a request asked for.
 pub struct Healing {
-    pub schema: CompiledSchema,
+    pub schema: Arc<CompiledSchema>,
     pub max_attempts: u32,
     /// Where the schema came from, for messages (`response_schema`, …).
     pub source: &'static str,
@@ -27,8 +27,8 @@ pub struct Healing {
 /// A tool the request declared.
 pub struct Tool {
     pub parameters: Option<Value>,
-    /// The compiled `parameters`, used to check arguments when healing is on.
-    pub schema: Option<CompiledSchema>,
+    /// The compiled `parameters`, used to check arguments (compiled only when healing).
+    pub schema: Option<Arc<CompiledSchema>>,
 }
 
 /// A validated request, ready to forward.
@@ -50,7 +50,12 @@ fn bad(message: impl Into<String>, param: &str) -> ApiError {
 }
 
 /// Check `body` and decide how to serve it.
-pub fn prepare(body: Value, account: &Account, config: &Config) -> Result<ChatRequest, ApiError> {
+pub fn prepare(
+    body: Value,
+    account: &Account,
+    config: &Config,
+    schemas: &SchemaCache,
+) -> Result<ChatRequest, ApiError> {
     let Value::Object(mut body) = body else {
         return Err(ApiError::invalid(
             "the request body must be a JSON object",
@@ -156,7 +161,7 @@ pub fn prepare(body: Value, account: &Account, config: &Config) -> Result<ChatRe
                 Some("json_schema") | Some("json_object")
             ));
 
-    let tools = Arc::new(read_tools(&body)?);
+    let tools = Arc::new(read_tools(&body, wants_healing.then_some(schemas))?);
 
     let healing = if wants_healing {
         let (schema_value, source) = match (response_schema, format_schema) {
@@ -171,7 +176,7 @@ pub fn prepare(body: Value, account: &Account, config: &Config) -> Result<ChatRe
             // `json_object` (plugin) or healing options without a schema: any object.
             (None, None) => (json!({"type": "object"}), "response_format"),
         };
-        let schema = CompiledSchema::compile(&schema_value).map_err(|why| {
+        let schema = schemas.get_or_compile(&schema_value).map_err(|why| {
             bad(
                 format!("'{source}' is not a valid JSON Schema: {why}"),
                 source,
@@ -243,7 +248,10 @@ fn take_healing_plugin(body: &mut Map<String, Value>) -> Result<bool, ApiError> 
     Ok(found)
 }
 
-fn read_tools(body: &Map<String, Value>) -> Result<HashMap<String, Tool>, ApiError> {
+fn read_tools(
+    body: &Map<String, Value>,
+    schemas: Option<&SchemaCache>,
+) -> Result<HashMap<String, Tool>, ApiError> {
     let mut tools = HashMap::new();
     let Some(list) = body.get("tools") else {
         return Ok(tools);
@@ -262,9 +270,10 @@ fn read_tools(body: &Map<String, Value>) -> Result<HashMap<String, Tool>, ApiErr
         let parameters = f.get("parameters").cloned();
         // A schema the validator cannot compile only loses the argument check; the
         // upstream decides whether the tool itself is acceptable.
-        let schema = parameters
-            .as_ref()
-            .and_then(|p| CompiledSchema::compile(p).ok());
+        let schema = match (schemas, &parameters) {
+            (Some(cache), Some(p)) => cache.get_or_compile(p).ok(),
+            _ => None,
+        };
         tools.insert(name.to_owned(), Tool { parameters, schema });
     }
     Ok(tools)
@@ -320,7 +329,7 @@ mod tests {
     }
 
     fn prep(body: Value) -> Result<ChatRequest, ApiError> {
-        prepare(body, &account(false), &config())
+        prepare(body, &account(false), &config(), &SchemaCache::default())
     }
 
     fn param_of(e: ApiError) -> (u16, Option<String>, String) {
@@ -374,7 +383,8 @@ mod tests {
             (json!({"model": "m", "messages": msgs}), true, false),
         ];
         for (i, (body, auto, heals)) in cases.into_iter().enumerate() {
-            let r = prepare(body, &account(auto), &config()).expect("valid");
+            let r =
+                prepare(body, &account(auto), &config(), &SchemaCache::default()).expect("valid");
             assert_eq!(r.healing.is_some(), heals, "case {i}");
             let up = Value::Object(r.upstream_body);
             assert!(up.get("response_schema").is_none(), "case {i}");
@@ -475,6 +485,7 @@ mod tests {
             json!({"model": "@upstream/llama", "prompt": "hi", "response_schema": {"type": "object"}}),
             &account(false),
             &cfg,
+            &SchemaCache::default(),
         )
         .expect("valid");
         let up = Value::Object(r.upstream_body);

@@ -3,8 +3,10 @@
 //! Everything goes through the [`Store`] trait so that a server database can be added
 //! later; [`SqliteStore`] is the embedded default (WAL, foreign keys, `synchronous=FULL` so a
 //! committed row survives a crash, numbered migrations run at open). rusqlite is synchronous:
-//! the server calls the store from `spawn_blocking`, and one `Mutex<Connection>` serialises
-//! access — simple and correct; a connection pool is the next step if writes ever contend.
+//! the server calls the store from `spawn_blocking`. Two connections, each behind a mutex:
+//! one for writes, one (read-only) for reads, so that an API-key lookup never waits behind a
+//! commit's disk sync (WAL lets readers run beside the writer). A pool is the next step if
+//! reads ever contend.
 
 use std::fmt;
 use std::sync::{Mutex, MutexGuard};
@@ -214,6 +216,9 @@ const MIGRATIONS: &[&str] = &["CREATE TABLE accounts (
 /// The embedded SQLite store.
 pub struct SqliteStore {
     conn: Mutex<Connection>,
+    /// The read connection; `None` for `:memory:`, where a second connection would open a
+    /// different database.
+    reader: Option<Mutex<Connection>>,
 }
 
 impl SqliteStore {
@@ -232,9 +237,27 @@ impl SqliteStore {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         migrate(&mut conn)?;
+        let reader = if path == ":memory:" {
+            None
+        } else {
+            let r = Connection::open(path)
+                .map_err(|e| StoreError::Database(format!("cannot open {path}: {e}")))?;
+            r.busy_timeout(std::time::Duration::from_secs(10))?;
+            r.pragma_update(None, "foreign_keys", "ON")?;
+            r.pragma_update(None, "query_only", "ON")?;
+            Some(Mutex::new(r))
+        };
         Ok(SqliteStore {
             conn: Mutex::new(conn),
+            reader,
         })
+    }
+
+    fn reader(&self) -> MutexGuard<'_, Connection> {
+        match &self.reader {
+            Some(r) => r.lock().unwrap_or_else(|p| p.into_inner()),
+            None => self.conn(),
+        }
     }
 
     fn conn(&self) -> MutexGuard<'_, Connection> {
@@ -424,7 +447,7 @@ impl Store for SqliteStore {
     }
 
     fn list_accounts(&self) -> Result<Vec<Account>, StoreError> {
-        let conn = self.conn();
+        let conn = self.reader();
         let mut stmt = conn.prepare(&format!(
             "SELECT {ACCOUNT_COLUMNS} FROM accounts a ORDER BY a.name"
         ))?;
@@ -476,7 +499,7 @@ impl Store for SqliteStore {
 
     fn authenticate(&self, key: &str) -> Result<Option<Account>, StoreError> {
         let hash = hash_key(key);
-        let conn = self.conn();
+        let conn = self.reader();
         let found: Option<(Vec<u8>, i64)> = conn
             .query_row(
                 "SELECT key_hash, account_id FROM api_keys WHERE key_hash = ?1",
@@ -561,7 +584,7 @@ impl Store for SqliteStore {
     }
 
     fn tool_calls(&self, account_id: i64, limit: u32) -> Result<Vec<ToolCallRecord>, StoreError> {
-        let conn = self.conn();
+        let conn = self.reader();
         let mut stmt = conn.prepare_cached(&format!(
             "SELECT {TOOL_CALL_COLUMNS} FROM tool_calls WHERE account_id = ?1 ORDER BY id DESC LIMIT ?2"
         ))?;
@@ -570,7 +593,7 @@ impl Store for SqliteStore {
     }
 
     fn tool_call(&self, account_id: i64, id: i64) -> Result<Option<ToolCallRecord>, StoreError> {
-        let conn = self.conn();
+        let conn = self.reader();
         Ok(conn
             .query_row(
                 &format!(
@@ -583,13 +606,13 @@ impl Store for SqliteStore {
     }
 
     fn request_count(&self) -> Result<u64, StoreError> {
-        let conn = self.conn();
+        let conn = self.reader();
         let n: i64 = conn.query_row("SELECT COUNT(*) FROM requests", [], |r| r.get(0))?;
         Ok(n as u64)
     }
 
     fn ping(&self) -> Result<(), StoreError> {
-        let conn = self.conn();
+        let conn = self.reader();
         conn.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?;
         Ok(())
     }

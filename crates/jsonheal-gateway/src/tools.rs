@@ -134,7 +134,9 @@ mod tests {
         m.insert(
             "read".to_owned(),
             Tool {
-                schema: CompiledSchema::compile(&params).ok(),
+                schema: CompiledSchema::compile(&params)
+                    .ok()
+                    .map(std::sync::Arc::new),
                 parameters: Some(params),
             },
         );
