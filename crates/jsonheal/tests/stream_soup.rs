@@ -1,0 +1,214 @@
+//! Streaming documents with adversarial tokens spliced in anywhere: broken quotes, stray
+//! escapes, comments in odd places, wrong closers, odd literals and numbers. The stream may
+//! freeze at such text, but no snapshot may contradict the one-shot engine's final value.
+//! There are no code fences, and cases where the engine finds several top-level values are
+//! skipped: there a later part of the text changes the result as a whole (documented in
+//! `jsonheal::stream`). Duplicate keys that splicing creates are the other such case:
+//! skipped too.
+#![allow(clippy::unwrap_used)]
+
+use jsonheal::stream::Repairer;
+use jsonheal::{repair, RepairKind};
+use proptest::prelude::*;
+use serde_json::Value;
+
+const TOKENS: &[&str] = &[
+    "{",
+    "{",
+    "}",
+    "}",
+    "[",
+    "[",
+    "]",
+    "]",
+    ",",
+    ",",
+    ",",
+    ":",
+    ":",
+    " ",
+    " ",
+    "\n",
+    "\t",
+    "\"str\"",
+    "'str'",
+    "`str`",
+    "\"a, \"",
+    "\"He said \"",
+    "\"x\"y\"",
+    "\"\"",
+    "\"C:\\dir\\new\"",
+    "\"\\u00e9\\ud83d\\ude00\"",
+    "\"\\ud83d\"",
+    "\"\\x41\\q\"",
+    "\"tab\\t\"",
+    "'it's'",
+    "\"",
+    "'",
+    "true",
+    "True",
+    "None",
+    "nul",
+    "12",
+    "-3.5",
+    "1e5",
+    "0x1F",
+    "+1",
+    ".5",
+    "NaN",
+    "undefined",
+    "word",
+    "two words",
+    "// c\n",
+    "/* c */",
+    "# c\n",
+    "#x",
+    "+",
+    "...",
+    "\\",
+    "\\\"",
+    "(",
+    ")",
+    ";",
+    "=",
+    "\u{201c}q\u{201d}",
+    "é",
+    "<think>",
+    "</think>",
+    "Sure: ",
+    "/re/",
+];
+
+/// Well-formed documents the soup is spliced into.
+const BASES: &[&str] = &[
+    r#"{"path": "src/main.rs", "content": "fn main() {\n    println!(\"hi\");\n}\n", "line": 12, "tags": ["a", "b"], "ok": true}"#,
+    "{\n  // the user\n  name: 'Ada Lovelace',\n  'role': 'analyst', /* block */\n  active: True,\n  kids: [1, 2, 3,],\n  first name: \"Ada\",\n}",
+    r#"[{"id": 1, "name": "x", "sub": {"a": [1, {"b": "c"}]}}, {"id": 2, "name": "y, z", "sub": {}}]"#,
+    "Sure! Here it is:\n{\"a\": \"one\", \"b\": [\"two\", \"three\"], \"c\": {\"d\": null}}\nHope this helps.",
+    r#"{"msg": 'it is', "n": -1.5e3, "list": ['p', "q", `r`], "none": None}"#,
+];
+
+/// `base` with each `(position, token)` spliced in (positions taken modulo its length and
+/// moved back to a char boundary).
+fn splice(base: &str, picks: &[(usize, usize)]) -> String {
+    let mut text = base.to_owned();
+    for &(at, token) in picks {
+        let mut at = at % (text.len() + 1);
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        text.insert_str(at, TOKENS[token % TOKENS.len()]);
+    }
+    text
+}
+
+/// Whether the one-shot engine sees a key twice in one object (so a later value may replace
+/// one a snapshot showed). Checked on the engine's own output text, which keeps both.
+fn has_duplicate_keys(text: &str) -> bool {
+    let Ok(fixed) = repair(text) else {
+        return false;
+    };
+    let mut de = serde_json::Deserializer::from_str(&fixed.text);
+    struct Dup(bool);
+    impl<'de> serde::de::Visitor<'de> for &mut Dup {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("json")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<(), A::Error> {
+            let mut seen = std::collections::HashSet::new();
+            while let Some(k) = m.next_key::<String>()? {
+                self.0 |= !seen.insert(k);
+                m.next_value_seed(&mut *self)?;
+            }
+            Ok(())
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut s: A) -> Result<(), A::Error> {
+            while s.next_element_seed(&mut *self)?.is_some() {}
+            Ok(())
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E>(self) -> Result<(), E> {
+            Ok(())
+        }
+    }
+    impl<'de> serde::de::DeserializeSeed<'de> for &mut Dup {
+        type Value = ();
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    let mut dup = Dup(false);
+    serde::de::DeserializeSeed::deserialize(&mut dup, &mut de).is_ok() && dup.0
+}
+
+fn consistent(s: &Value, f: &Value) -> bool {
+    match (s, f) {
+        (Value::String(a), Value::String(b)) => b.starts_with(a.as_str()),
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() <= b.len() && a.iter().zip(b).all(|(x, y)| consistent(x, y))
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            let mut last = 0;
+            a.iter().all(|(k, x)| {
+                let Some(idx) = b.keys().position(|y| y == k) else {
+                    return false;
+                };
+                let ordered = idx >= last;
+                last = idx;
+                ordered && consistent(x, &b[k])
+            })
+        }
+        (a, b) => a == b,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn soup_never_contradicts_the_engine(
+        base in 0..BASES.len(),
+        picks in prop::collection::vec((any::<usize>(), any::<usize>()), 1..4),
+        chunk in 1usize..8,
+    ) {
+        let text = splice(BASES[base], &picks);
+        let Ok(fixed) = repair(&text) else {
+            return Ok(());
+        };
+        if fixed.repairs.iter().any(|r| r.kind == RepairKind::MultipleValues)
+            || has_duplicate_keys(&text)
+        {
+            return Ok(());
+        }
+        let fin = fixed.value().unwrap();
+        let mut r = Repairer::new();
+        for piece in text.as_bytes().chunks(chunk) {
+            r.push_bytes(piece);
+            if let Some(snap) = r.snapshot() {
+                prop_assert!(
+                    consistent(&snap, &fin),
+                    "text {:?}\nsnapshot {}\nfinal    {}",
+                    text,
+                    snap,
+                    fin
+                );
+            }
+        }
+        prop_assert_eq!(r.finish(), repair(&text));
+    }
+}
