@@ -6,6 +6,7 @@ scripted upstream and queues the replies these calls consume, in this order:
 1. a fenced reply with a trailing comma        -> healed, non-streaming
 2. a valid reply                                -> healed, streamed
 3. two replies that hold no JSON                -> 503 after max_attempts=2 (retries off)
+4. two replies that hold no JSON                -> streamed: the error chunk raises APIError
 
 Environment: JSONHEAL_BASE_URL (e.g. http://127.0.0.1:PORT/v1), JSONHEAL_API_KEY.
 Prints `N passed, M failed` and exits non-zero on any failure.
@@ -101,8 +102,32 @@ def test_failing_call_raises_503():
     raise AssertionError("expected openai.APIStatusError with status 503")
 
 
+def test_streamed_failing_call_raises_api_error():
+    stream = client().chat.completions.create(
+        model="stub-model",
+        messages=[{"role": "user", "content": "Who wrote the first program?"}],
+        extra_body={"response_schema": SCHEMA, "healing_options": {"max_attempts": 2}},
+        stream=True,
+    )
+    content = ""
+    try:
+        for chunk in stream:
+            for choice in chunk.choices:
+                content += choice.delta.content or ""
+    except openai.APIError as e:
+        assert "Failed to generate a valid JSON response" in e.message, e.message
+        assert content == "", "nothing unvalidated was streamed"
+        return
+    raise AssertionError("expected the stream's error chunk to raise openai.APIError")
+
+
 def main():
-    tests = [test_non_streaming_healed_call, test_streamed_healed_call, test_failing_call_raises_503]
+    tests = [
+        test_non_streaming_healed_call,
+        test_streamed_healed_call,
+        test_failing_call_raises_503,
+        test_streamed_failing_call_raises_api_error,
+    ]
     passed = failed = 0
     for t in tests:
         try:

@@ -38,6 +38,8 @@ async fn openai_python_sdk_talks_to_the_gateway() {
     up.push(ok("{\"name\": \"Ada\", \"age\": 36}"));
     up.push(ok("I cannot answer that."));
     up.push(ok("Still no JSON here."));
+    up.push(ok("Nothing."));
+    up.push(ok("Nothing again."));
 
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../python/test_openai_sdk.py");
     let base_url = format!("{}/v1", gw.url);
@@ -58,7 +60,11 @@ async fn openai_python_sdk_talks_to_the_gateway() {
         output.status.success(),
         "python SDK test failed:\n{stdout}\n{stderr}"
     );
-    assert!(stdout.contains("3 passed, 0 failed"), "{stdout}");
-    assert_eq!(up.calls(), 4, "no SDK retries: 1 + 1 + 2 upstream calls");
+    assert!(stdout.contains("4 passed, 0 failed"), "{stdout}");
+    assert_eq!(
+        up.calls(),
+        6,
+        "no SDK retries: 1 + 1 + 2 + 2 upstream calls"
+    );
     gw.stop().await;
 }
