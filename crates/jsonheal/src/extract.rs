@@ -26,9 +26,13 @@
 //!    several values, truncation).
 //!
 //! The same value found twice is listed once, under its first source. At most
-//! [`MAX_CANDIDATES`] candidates are listed. A candidate whose repairs include
+//! [`MAX_CANDIDATES`] candidates are listed; [`Candidates`] computes them one at a time, so
+//! a caller that stops at the first good one pays for no more. A candidate whose repairs include
 //! [`crate::RepairKind::Truncated`] has `truncated` set.
 
+use std::collections::hash_map::DefaultHasher;
+use std::collections::VecDeque;
+use std::hash::Hasher;
 use std::ops::Range;
 
 use serde::Serialize;
@@ -37,8 +41,9 @@ use serde_json::Value;
 use crate::error::Error;
 use crate::{Repair, RepairKind};
 
-/// The most candidates [`candidates`] returns (and the repair engine runs at most four times
-/// that, on disjoint or nested parts of the reply, so the whole stays linear).
+/// The most candidates [`candidates`] returns. The repair engine runs on the whole answer,
+/// each fence and at most this many prose spans: disjoint parts of the reply, plus the fallback
+/// values inside one unclosed bracket, so the work stays linear in the reply.
 pub const MAX_CANDIDATES: usize = 16;
 
 /// Where in the reply a candidate value came from.
@@ -114,149 +119,219 @@ pub fn extract(text: &str) -> Result<Extracted, Error> {
 
 /// Every value a reader could mean, best first (see the module documentation for the rule).
 pub fn candidates(text: &str) -> Vec<Candidate> {
-    let answer_start = answer_start(text);
-    let answer = &text[answer_start..];
-    let fences = find_fences(answer, answer_start);
-
-    let mut out: Vec<Candidate> = Vec::new();
-    let mut engine_runs = 0;
-    let context = Context { text, answer_start };
-
-    // The whole answer, through the engine: first if it is a bare document, last otherwise.
-    let whole = run(&context, answer_start..text.len(), &mut engine_runs);
-    let whole_is_bare = whole.as_ref().is_some_and(|(_, repairs)| {
-        !repairs.iter().any(|r| {
-            matches!(
-                r.kind,
-                RepairKind::StrippedProse
-                    | RepairKind::StrippedFence
-                    | RepairKind::SkippedReasoning
-            )
-        })
-    });
-    let whole_truncated = whole
-        .as_ref()
-        .is_some_and(|(_, repairs)| repairs.iter().any(|r| r.kind == RepairKind::Truncated));
-    let (mut whole, mut repaired) = if whole_is_bare {
-        (whole, None)
-    } else {
-        (None, whole)
-    };
-    if let Some((value, repairs)) = whole.take() {
-        push(
-            &mut out,
-            &context,
-            CandidateSource::Whole,
-            answer_start..text.len(),
-            value,
-            repairs,
-        );
-    }
-
-    // Fences: json-tagged, untagged, other languages; last first within each.
-    let mut ranked: Vec<&Fence> = fences.iter().collect();
-    ranked.sort_by_key(|f| (f.rank, std::cmp::Reverse(f.index)));
-    for fence in ranked {
-        if out.len() >= MAX_CANDIDATES {
-            break;
-        }
-        if let Some((value, mut repairs)) = run(&context, fence.content.clone(), &mut engine_runs) {
-            repairs.push(Repair {
-                kind: RepairKind::StrippedFence,
-                span: fence.open.clone(),
-            });
-            if let Some(close) = &fence.close {
-                repairs.push(Repair {
-                    kind: RepairKind::StrippedFence,
-                    span: close.clone(),
-                });
-            }
-            let outer = fence.open.start..fence.close.as_ref().map_or(text.len(), |c| c.end);
-            add_prose(text, answer_start, outer, &mut repairs);
-            push(
-                &mut out,
-                &context,
-                CandidateSource::Fence(fence.index),
-                fence.content.clone(),
-                value,
-                repairs,
-            );
-        }
-    }
-
-    // Spans in the prose between fences.
-    let mut spans = Vec::new();
-    let mut fallback = Vec::new();
-    let mut from = answer_start;
-    for fence in &fences {
-        scan_spans(text, from..fence.open.start, &mut spans, &mut fallback);
-        from = fence.close.as_ref().map_or(text.len(), |c| c.end);
-    }
-    scan_spans(text, from..text.len(), &mut spans, &mut fallback);
-    // A cut-off bare document holds complete inner values; they are not answers.
-    if !(whole_is_bare && whole_truncated) {
-        spans.extend(fallback);
-    }
-    let mut clean = Vec::new();
-    let mut fixed = Vec::new();
-    for span in spans.into_iter().rev() {
-        if out.len() + clean.len() >= MAX_CANDIDATES || engine_runs >= 4 * MAX_CANDIDATES {
-            break;
-        }
-        if let Some((value, mut repairs)) = run(&context, span.clone(), &mut engine_runs) {
-            let was_clean = repairs.is_empty();
-            add_prose(text, answer_start, span.clone(), &mut repairs);
-            let entry = (span, value, repairs);
-            if was_clean {
-                clean.push(entry);
-            } else {
-                fixed.push(entry);
-            }
-        }
-    }
-    for (span, value, repairs) in clean.into_iter().chain(fixed) {
-        push(
-            &mut out,
-            &context,
-            CandidateSource::Span,
-            span,
-            value,
-            repairs,
-        );
-    }
-
-    if let Some((value, repairs)) = repaired.take() {
-        push(
-            &mut out,
-            &context,
-            CandidateSource::Repaired,
-            answer_start..text.len(),
-            value,
-            repairs,
-        );
-    }
-    out.truncate(MAX_CANDIDATES);
-    out
+    Candidates::new(text).collect()
 }
 
-struct Context<'t> {
+/// The candidates of a reply, best first, computed as they are asked for: a caller that
+/// stops at the first good one (as [`crate::heal`] does) pays for no more.
+pub struct Candidates<'t> {
     text: &'t str,
     answer_start: usize,
+    fences: Vec<Fence>,
+    /// Bracketed spans of the prose, in reply order (fallback spans after).
+    spans: Vec<Range<usize>>,
+    steps: VecDeque<Step>,
+    /// Hashes of the values already given out, to list each value once.
+    seen: Vec<u64>,
+    given: usize,
 }
 
-/// Run the repair engine on `range` of the reply; repairs come back with reply offsets.
-fn run(
-    context: &Context<'_>,
-    range: Range<usize>,
-    engine_runs: &mut usize,
-) -> Option<(Value, Vec<Repair>)> {
-    let slice = context.text.get(range.clone())?;
+/// A candidate whose JSON text is known, not yet parsed.
+struct Pending {
+    source: CandidateSource,
+    span: Range<usize>,
+    json: String,
+    repairs: Vec<Repair>,
+}
+
+enum Step {
+    Ready(Pending),
+    /// The fence with this index in `fences`.
+    Fence(usize),
+    /// All the prose spans (run together: their order depends on which needed repairs).
+    Spans,
+}
+
+impl<'t> Candidates<'t> {
+    /// Plan the candidates of `text`: find reasoning, fences and prose spans (linear scans)
+    /// and run the repair engine once on the whole answer, which decides whether the answer
+    /// is a bare document.
+    pub fn new(text: &'t str) -> Candidates<'t> {
+        let answer_start = answer_start(text);
+        let fences = find_fences(&text[answer_start..], answer_start);
+        let whole = run_engine(text, answer_start..text.len());
+        let whole_is_bare = whole.as_ref().is_some_and(|(_, repairs)| {
+            !repairs.iter().any(|r| {
+                matches!(
+                    r.kind,
+                    RepairKind::StrippedProse
+                        | RepairKind::StrippedFence
+                        | RepairKind::SkippedReasoning
+                )
+            })
+        });
+        let whole_truncated = whole
+            .as_ref()
+            .is_some_and(|(_, repairs)| repairs.iter().any(|r| r.kind == RepairKind::Truncated));
+
+        let mut spans = Vec::new();
+        let mut fallback = Vec::new();
+        let mut from = answer_start;
+        for fence in &fences {
+            scan_spans(text, from..fence.open.start, &mut spans, &mut fallback);
+            from = fence.close.as_ref().map_or(text.len(), |c| c.end);
+        }
+        scan_spans(text, from..text.len(), &mut spans, &mut fallback);
+        // A cut-off bare document holds complete inner values; they are not answers.
+        if !(whole_is_bare && whole_truncated) {
+            spans.extend(fallback);
+        }
+
+        let mut steps = VecDeque::new();
+        let whole = whole.map(|(json, repairs)| Pending {
+            source: if whole_is_bare {
+                CandidateSource::Whole
+            } else {
+                CandidateSource::Repaired
+            },
+            span: answer_start..text.len(),
+            json,
+            repairs,
+        });
+        let (first, last) = if whole_is_bare {
+            (whole, None)
+        } else {
+            (None, whole)
+        };
+        steps.extend(first.map(Step::Ready));
+        // Fences: json-tagged, untagged, other languages; last first within each.
+        let mut ranked: Vec<usize> = (0..fences.len()).collect();
+        ranked.sort_by_key(|&i| (fences[i].rank, std::cmp::Reverse(i)));
+        steps.extend(ranked.into_iter().map(Step::Fence));
+        if !spans.is_empty() {
+            steps.push_back(Step::Spans);
+        }
+        steps.extend(last.map(Step::Ready));
+        Candidates {
+            text,
+            answer_start,
+            fences,
+            spans,
+            steps,
+            seen: Vec::new(),
+            given: 0,
+        }
+    }
+
+    fn fence(&self, i: usize) -> Option<Pending> {
+        let fence = self.fences.get(i)?;
+        let (json, mut repairs) = run_engine(self.text, fence.content.clone())?;
+        repairs.push(Repair {
+            kind: RepairKind::StrippedFence,
+            span: fence.open.clone(),
+        });
+        if let Some(close) = &fence.close {
+            repairs.push(Repair {
+                kind: RepairKind::StrippedFence,
+                span: close.clone(),
+            });
+        }
+        let outer = fence.open.start..fence.close.as_ref().map_or(self.text.len(), |c| c.end);
+        add_prose(self.text, self.answer_start, outer, &mut repairs);
+        Some(Pending {
+            source: CandidateSource::Fence(fence.index),
+            span: fence.content.clone(),
+            json,
+            repairs,
+        })
+    }
+
+    /// The prose spans, last first, those that were valid JSON before those that needed
+    /// repairs. At most `MAX_CANDIDATES` engine runs.
+    fn spans(&mut self) -> Vec<Pending> {
+        let mut clean = Vec::new();
+        let mut fixed = Vec::new();
+        for span in std::mem::take(&mut self.spans).into_iter().rev() {
+            if clean.len() + fixed.len() >= MAX_CANDIDATES {
+                break;
+            }
+            if let Some((json, mut repairs)) = run_engine(self.text, span.clone()) {
+                let was_clean = repairs.is_empty();
+                add_prose(self.text, self.answer_start, span.clone(), &mut repairs);
+                let pending = Pending {
+                    source: CandidateSource::Span,
+                    span,
+                    json,
+                    repairs,
+                };
+                if was_clean {
+                    clean.push(pending);
+                } else {
+                    fixed.push(pending);
+                }
+            }
+        }
+        clean.extend(fixed);
+        clean
+    }
+}
+
+impl Iterator for Candidates<'_> {
+    type Item = Candidate;
+
+    fn next(&mut self) -> Option<Candidate> {
+        while self.given < MAX_CANDIDATES {
+            let pending = match self.steps.pop_front()? {
+                Step::Ready(p) => p,
+                Step::Fence(i) => match self.fence(i) {
+                    Some(p) => p,
+                    None => continue,
+                },
+                Step::Spans => {
+                    for p in self.spans().into_iter().rev() {
+                        self.steps.push_front(Step::Ready(p));
+                    }
+                    continue;
+                }
+            };
+            let Ok(value) = serde_json::from_str::<Value>(&pending.json) else {
+                continue;
+            };
+            let hash = value_hash(&value);
+            if self.seen.contains(&hash) {
+                continue;
+            }
+            self.seen.push(hash);
+            self.given += 1;
+            let mut repairs = pending.repairs;
+            if self.answer_start > 0 {
+                repairs.push(Repair {
+                    kind: RepairKind::SkippedReasoning,
+                    span: 0..self.answer_start,
+                });
+            }
+            repairs.sort_by_key(|r| (r.span.start, r.span.end));
+            let truncated = repairs.iter().any(|r| r.kind == RepairKind::Truncated);
+            return Some(Candidate {
+                source: pending.source,
+                span: pending.span,
+                value,
+                repairs,
+                truncated,
+            });
+        }
+        None
+    }
+}
+
+/// Run the repair engine on `range` of the reply: the JSON text and the repairs, with reply
+/// offsets.
+fn run_engine(text: &str, range: Range<usize>) -> Option<(String, Vec<Repair>)> {
+    let slice = text.get(range.clone())?;
     if slice.trim().is_empty() {
         return None;
     }
-    *engine_runs += 1;
     let repaired = crate::repair(slice).ok()?;
-    let value = repaired.value().ok()?;
     let repairs = repaired
         .repairs
         .into_iter()
@@ -265,36 +340,26 @@ fn run(
             span: r.span.start + range.start..r.span.end + range.start,
         })
         .collect();
-    Some((value, repairs))
+    Some((repaired.text, repairs))
 }
 
-/// Add a candidate unless its value is already listed; note the reasoning skipped.
-fn push(
-    out: &mut Vec<Candidate>,
-    context: &Context<'_>,
-    source: CandidateSource,
-    span: Range<usize>,
-    value: Value,
-    mut repairs: Vec<Repair>,
-) {
-    if out.len() >= MAX_CANDIDATES || out.iter().any(|c| c.value == value) {
-        return;
+/// A hash of a value's compact JSON (key order included), to tell candidates apart without
+/// keeping copies of them.
+fn value_hash(value: &Value) -> u64 {
+    struct HashWriter(DefaultHasher);
+    impl std::io::Write for HashWriter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.write(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
     }
-    if context.answer_start > 0 {
-        repairs.push(Repair {
-            kind: RepairKind::SkippedReasoning,
-            span: 0..context.answer_start,
-        });
-    }
-    repairs.sort_by_key(|r| (r.span.start, r.span.end));
-    let truncated = repairs.iter().any(|r| r.kind == RepairKind::Truncated);
-    out.push(Candidate {
-        source,
-        span,
-        value,
-        repairs,
-        truncated,
-    });
+    let mut writer = HashWriter(DefaultHasher::new());
+    // Writing to a hasher cannot fail; a value that could not be written hashes as written.
+    let _ = serde_json::to_writer(&mut writer, value);
+    writer.0.finish()
 }
 
 /// Record the prose around `kept` (within the answer) as stripped, where there is any.

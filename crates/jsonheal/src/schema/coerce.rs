@@ -121,13 +121,26 @@ pub fn coerce(value: &mut Value, schema: &Schema, opts: &CoerceOptions) -> Vec<C
     if *opts == CoerceOptions::none() || schema.is_valid(value) {
         return Vec::new();
     }
+    coerce_invalid(value, schema, opts)
+}
+
+/// [`coerce`] for a value already known to be invalid.
+pub(crate) fn coerce_invalid(
+    value: &mut Value,
+    schema: &Schema,
+    opts: &CoerceOptions,
+) -> Vec<Coercion> {
+    if *opts == CoerceOptions::none() {
+        return Vec::new();
+    }
     let mut walker = Walker {
         schema,
         root: schema.raw(),
         opts,
         log: Vec::new(),
+        path: String::new(),
     };
-    walker.walk(value, schema.raw(), String::new(), "", 0);
+    walker.walk(value, schema.raw(), 0);
     walker.log
 }
 
@@ -136,54 +149,59 @@ struct Walker<'a> {
     root: &'a Value,
     opts: &'a CoerceOptions,
     log: Vec<Coercion>,
+    /// The JSON pointer of the value being walked (pushed and popped, built once).
+    path: String,
 }
-
-/// A subschema and its JSON pointer in the root schema.
-type Node<'a> = (&'a Value, String);
 
 /// What applies at one place in the value: the subschema, the `$ref` targets and `allOf`
 /// members it pulls in, merged (the first to say something wins, `required` is a union).
+/// Subschemas are references into the root schema.
 #[derive(Default)]
 struct View<'a> {
     types: Option<Vec<&'a str>>,
     enum_values: Option<&'a Vec<Value>>,
     constant: Option<&'a Value>,
-    properties: Vec<(&'a str, Node<'a>)>,
+    properties: Vec<(&'a str, &'a Value)>,
     required: Vec<&'a str>,
-    additional: Option<Node<'a>>,
-    items: Option<Node<'a>>,
-    prefix: Vec<Node<'a>>,
-    alternatives: Vec<Node<'a>>,
+    additional: Option<&'a Value>,
+    items: Option<&'a Value>,
+    prefix: Vec<&'a Value>,
+    alternatives: Vec<&'a Value>,
+}
+
+impl View<'_> {
+    fn declares(&self, key: &str) -> bool {
+        self.properties.iter().any(|(p, _)| *p == key)
+    }
 }
 
 impl<'a> Walker<'a> {
-    fn gather(&self, node: &'a Value, ptr: String, hops: usize, out: &mut Vec<Node<'a>>) {
+    fn gather(&self, node: &'a Value, hops: usize, out: &mut Vec<&'a Value>) {
         let Some(obj) = node.as_object() else {
             return;
         };
         if hops > MAX_REF_HOPS || out.len() > 64 {
             return;
         }
-        out.push((node, ptr.clone()));
+        out.push(node);
         if let Some(r) = obj.get("$ref").and_then(Value::as_str) {
-            if let Some(target_ptr) = r.strip_prefix('#') {
-                if let Some(target) = self.root.pointer(target_ptr) {
-                    self.gather(target, target_ptr.to_owned(), hops + 1, out);
-                }
+            if let Some(target) = r.strip_prefix('#').and_then(|p| self.root.pointer(p)) {
+                self.gather(target, hops + 1, out);
             }
         }
         if let Some(Value::Array(members)) = obj.get("allOf") {
-            for (i, m) in members.iter().enumerate() {
-                self.gather(m, format!("{ptr}/allOf/{i}"), hops + 1, out);
+            for m in members {
+                self.gather(m, hops + 1, out);
             }
         }
     }
 
-    fn view(&self, node: &'a Value, ptr: String) -> View<'a> {
+    fn view(&self, node: &'a Value) -> View<'a> {
         let mut nodes = Vec::new();
-        self.gather(node, ptr, 0, &mut nodes);
+        self.gather(node, 0, &mut nodes);
+        let merging = nodes.len() > 1;
         let mut view = View::default();
-        for (schema, ptr) in nodes {
+        for schema in nodes {
             let Some(obj) = schema.as_object() else {
                 continue;
             };
@@ -202,9 +220,8 @@ impl<'a> Walker<'a> {
             }
             if let Some(Value::Object(props)) = obj.get("properties") {
                 for (k, sub) in props {
-                    if !view.properties.iter().any(|(name, _)| name == k) {
-                        let sub_ptr = render::child(&render::child(&ptr, "properties"), k);
-                        view.properties.push((k.as_str(), (sub, sub_ptr)));
+                    if !merging || !view.declares(k) {
+                        view.properties.push((k.as_str(), sub));
                     }
                 }
             }
@@ -216,84 +233,72 @@ impl<'a> Walker<'a> {
                 }
             }
             if view.additional.is_none() {
-                view.additional = obj
-                    .get("additionalProperties")
-                    .filter(|a| a.is_object())
-                    .map(|a| (a, format!("{ptr}/additionalProperties")));
+                view.additional = obj.get("additionalProperties").filter(|a| a.is_object());
             }
             if view.prefix.is_empty() {
-                if let Some(Value::Array(prefix)) = obj.get("prefixItems") {
-                    view.prefix = prefix
-                        .iter()
-                        .enumerate()
-                        .map(|(i, p)| (p, format!("{ptr}/prefixItems/{i}")))
-                        .collect();
-                } else if let Some(Value::Array(prefix)) = obj.get("items") {
-                    // Drafts 4 to 2019-09: `items` as an array is positional.
-                    view.prefix = prefix
-                        .iter()
-                        .enumerate()
-                        .map(|(i, p)| (p, format!("{ptr}/items/{i}")))
-                        .collect();
+                // Drafts 4 to 2019-09 wrote positional items as an `items` array.
+                if let Some(Value::Array(prefix)) =
+                    obj.get("prefixItems").or_else(|| obj.get("items"))
+                {
+                    view.prefix = prefix.iter().collect();
                 }
             }
             if view.items.is_none() {
-                view.items = obj
-                    .get("items")
-                    .filter(|i| i.is_object())
-                    .map(|i| (i, format!("{ptr}/items")));
+                view.items = obj.get("items").filter(|i| i.is_object());
             }
             if view.alternatives.is_empty() {
-                for key in ["anyOf", "oneOf"] {
-                    if let Some(Value::Array(branches)) = obj.get(key) {
-                        view.alternatives = branches
-                            .iter()
-                            .enumerate()
-                            .map(|(i, b)| (b, format!("{ptr}/{key}/{i}")))
-                            .collect();
-                        break;
-                    }
+                if let Some(Value::Array(branches)) = obj.get("anyOf").or_else(|| obj.get("oneOf"))
+                {
+                    view.alternatives = branches.iter().collect();
                 }
             }
         }
         view
     }
 
-    fn record(&mut self, path: &str, kind: CoercionKind, from: Option<String>, to: &Value) {
+    fn record(&mut self, kind: CoercionKind, from: Option<String>, to: &Value) {
         self.log.push(Coercion {
-            path: path.to_owned(),
+            path: self.path.clone(),
             kind,
             from,
             to: render::value(to),
         });
     }
 
-    fn walk(&mut self, value: &mut Value, node: &'a Value, ptr: String, path: &str, depth: usize) {
+    /// Walk `child` under the path segment `segment`.
+    fn descend(&mut self, child: &mut Value, schema: &'a Value, segment: &str, depth: usize) {
+        let len = self.path.len();
+        self.path.push('/');
+        self.path.push_str(&render::escape_segment(segment));
+        self.walk(child, schema, depth + 1);
+        self.path.truncate(len);
+    }
+
+    fn walk(&mut self, value: &mut Value, node: &'a Value, depth: usize) {
         if depth > MAX_DEPTH {
             return;
         }
-        let view = self.view(node, ptr);
+        let view = self.view(node);
         if !view.alternatives.is_empty() {
-            self.choose_alternative(value, &view.alternatives, path, depth);
+            self.choose_alternative(value, &view.alternatives, depth);
         }
         if let Some(types) = &view.types {
-            self.coerce_type(value, types, path);
+            self.coerce_type(value, types);
         }
         if self.opts.enum_case {
-            self.match_enum(value, &view, path);
+            self.match_enum(value, &view);
         }
         match value {
-            Value::Object(map) => self.walk_object(map, &view, path, depth),
+            Value::Object(map) => self.walk_object(map, &view, depth),
             Value::Array(items) => {
                 for (i, item) in items.iter_mut().enumerate() {
-                    let sub = view.prefix.get(i).or(if i >= view.prefix.len() {
-                        view.items.as_ref()
-                    } else {
-                        None
-                    });
-                    if let Some((sub, sub_ptr)) = sub {
-                        let child = render::child(path, &i.to_string());
-                        self.walk(item, sub, sub_ptr.clone(), &child, depth + 1);
+                    let sub = match view.prefix.get(i) {
+                        Some(p) => Some(*p),
+                        None if i >= view.prefix.len() => view.items,
+                        None => None,
+                    };
+                    if let Some(sub) = sub {
+                        self.descend(item, sub, &i.to_string(), depth);
                     }
                 }
             }
@@ -303,29 +308,24 @@ impl<'a> Walker<'a> {
 
     /// `anyOf` / `oneOf`: keep the value if a branch already accepts it; otherwise take the
     /// first branch that accepts it after coercion.
-    fn choose_alternative(
-        &mut self,
-        value: &mut Value,
-        branches: &[Node<'a>],
-        path: &str,
-        depth: usize,
-    ) {
+    fn choose_alternative(&mut self, value: &mut Value, branches: &[&'a Value], depth: usize) {
         if branches
             .iter()
-            .any(|(_, ptr)| self.schema.is_valid_at(ptr, value) == Some(true))
+            .any(|b| self.schema.is_valid_against(b, value) == Some(true))
         {
             return;
         }
-        for (branch, ptr) in branches {
+        for branch in branches {
             let mut trial = value.clone();
             let mut sub = Walker {
                 schema: self.schema,
                 root: self.root,
                 opts: self.opts,
                 log: Vec::new(),
+                path: self.path.clone(),
             };
-            sub.walk(&mut trial, branch, ptr.clone(), path, depth + 1);
-            if !sub.log.is_empty() && self.schema.is_valid_at(ptr, &trial) == Some(true) {
+            sub.walk(&mut trial, branch, depth + 1);
+            if !sub.log.is_empty() && self.schema.is_valid_against(branch, &trial) == Some(true) {
                 *value = trial;
                 self.log.append(&mut sub.log);
                 return;
@@ -333,13 +333,12 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn coerce_type(&mut self, value: &mut Value, types: &[&str], path: &str) {
+    fn coerce_type(&mut self, value: &mut Value, types: &[&str]) {
         if types.iter().any(|t| type_matches(value, t)) {
             return;
         }
         let wants = |t: &str| types.contains(&t);
         let opts = *self.opts;
-        let from = Some(render::value(value));
         let replacement = match &*value {
             Value::String(s)
                 if opts.strings_to_numbers && (wants("number") || wants("integer")) =>
@@ -364,41 +363,38 @@ impl<'a> Walker<'a> {
             _ => None,
         });
         if let Some((new, kind)) = replacement {
+            let from = Some(render::value(value));
             *value = new;
-            self.record(path, kind, from, value);
+            self.record(kind, from, value);
             return;
         }
-        match value {
-            Value::Array(items)
-                if opts.unwrap_single_array
-                    && items.len() == 1
-                    && !wants("array")
-                    && items
-                        .first()
-                        .is_some_and(|only| types.iter().any(|t| type_matches(only, t))) =>
-            {
+        let unwrap = opts.unwrap_single_array
+            && !wants("array")
+            && matches!(&*value, Value::Array(items) if items.len() == 1
+                && items.first().is_some_and(|only| types.iter().any(|t| type_matches(only, t))));
+        if unwrap {
+            let from = Some(render::value(value));
+            if let Value::Array(items) = value {
                 if let Some(only) = items.pop() {
                     *value = only;
-                    self.record(path, CoercionKind::UnwrapSingleArray, from, value);
+                    self.record(CoercionKind::UnwrapSingleArray, from, value);
                 }
             }
-            Value::Null => {}
-            _ if opts.wrap_in_array && wants("array") && !value.is_array() => {
-                let inner = std::mem::take(value);
-                *value = Value::Array(vec![inner]);
-                self.record(path, CoercionKind::WrapInArray, from, value);
-            }
-            _ => {}
+        } else if opts.wrap_in_array && wants("array") && !value.is_array() && !value.is_null() {
+            let from = Some(render::value(value));
+            let inner = std::mem::take(value);
+            *value = Value::Array(vec![inner]);
+            self.record(CoercionKind::WrapInArray, from, value);
         }
     }
 
-    fn match_enum(&mut self, value: &mut Value, view: &View<'a>, path: &str) {
+    fn match_enum(&mut self, value: &mut Value, view: &View<'a>) {
         let Value::String(s) = &*value else {
             return;
         };
-        let options: Vec<&Value> = match (view.enum_values, view.constant) {
-            (Some(values), _) => values.iter().collect(),
-            (None, Some(c)) => vec![c],
+        let options: &[Value] = match (view.enum_values, view.constant) {
+            (Some(values), _) => values,
+            (None, Some(c)) => std::slice::from_ref(c),
             (None, None) => return,
         };
         if options.iter().any(|o| o.as_str() == Some(s)) {
@@ -407,37 +403,31 @@ impl<'a> Walker<'a> {
         let wanted = s.trim().to_lowercase();
         let mut matches = options
             .iter()
-            .filter_map(|o| o.as_str())
+            .filter_map(Value::as_str)
             .filter(|o| o.trim().to_lowercase() == wanted);
         // Two options that differ only in case: which one was meant is not clear.
         if let (Some(only), None) = (matches.next(), matches.next()) {
             let from = Some(render::value(value));
             *value = Value::String(only.to_owned());
-            self.record(path, CoercionKind::EnumCase, from, value);
+            self.record(CoercionKind::EnumCase, from, value);
         }
     }
 
-    fn walk_object(
-        &mut self,
-        map: &mut Map<String, Value>,
-        view: &View<'a>,
-        path: &str,
-        depth: usize,
-    ) {
+    fn walk_object(&mut self, map: &mut Map<String, Value>, view: &View<'a>, depth: usize) {
         if self.opts.key_case {
             for &required in &view.required {
                 if map.contains_key(required) {
                     continue;
                 }
                 let folded = fold_key(required);
-                let mut found = map.keys().filter(|k| {
-                    fold_key(k) == folded && !view.properties.iter().any(|(p, _)| p == k)
-                });
+                let mut found = map
+                    .keys()
+                    .filter(|k| fold_key(k) == folded && !view.declares(k));
                 if let (Some(key), None) = (found.next(), found.next()) {
                     let key = key.clone();
                     rename_key(map, &key, required);
                     self.log.push(Coercion {
-                        path: render::child(path, required),
+                        path: render::child(&self.path, required),
                         kind: CoercionKind::KeyCase,
                         from: Some(render::quote(&key)),
                         to: render::quote(required),
@@ -445,17 +435,15 @@ impl<'a> Walker<'a> {
                 }
             }
         }
-        for (name, (sub, sub_ptr)) in &view.properties {
-            if let Some(child) = map.get_mut(*name) {
-                let child_path = render::child(path, name);
-                self.walk(child, sub, sub_ptr.clone(), &child_path, depth + 1);
+        for &(name, sub) in &view.properties {
+            if let Some(child) = map.get_mut(name) {
+                self.descend(child, sub, name, depth);
             }
         }
-        if let Some((sub, sub_ptr)) = &view.additional {
+        if let Some(sub) = view.additional {
             for (key, child) in map.iter_mut() {
-                if !view.properties.iter().any(|(p, _)| p == key) {
-                    let child_path = render::child(path, key);
-                    self.walk(child, sub, sub_ptr.clone(), &child_path, depth + 1);
+                if !view.declares(key) {
+                    self.descend(child, sub, key, depth);
                 }
             }
         }
@@ -468,15 +456,15 @@ impl<'a> Walker<'a> {
                     .properties
                     .iter()
                     .find(|(p, _)| *p == required)
-                    .is_some_and(|(_, (sub, sub_ptr))| self.allows_null(sub, sub_ptr.clone()));
+                    .is_some_and(|(_, sub)| self.allows_null(sub));
                 if allows {
                     map.insert(required.to_owned(), Value::Null);
-                    self.record(
-                        &render::child(path, required),
-                        CoercionKind::NullForMissing,
-                        None,
-                        &Value::Null,
-                    );
+                    self.log.push(Coercion {
+                        path: render::child(&self.path, required),
+                        kind: CoercionKind::NullForMissing,
+                        from: None,
+                        to: "null".to_owned(),
+                    });
                 }
             }
         }
@@ -485,8 +473,8 @@ impl<'a> Walker<'a> {
     /// Whether a subschema says explicitly that null is fine: `null` among its types, in its
     /// enum, as its const, or as one of its alternatives. A schema that merely does not
     /// forbid null does not count: that would be inventing a value.
-    fn allows_null(&self, node: &'a Value, ptr: String) -> bool {
-        let view = self.view(node, ptr);
+    fn allows_null(&self, node: &'a Value) -> bool {
+        let view = self.view(node);
         if let Some(types) = &view.types {
             if types.contains(&"null") {
                 return true;
@@ -498,7 +486,7 @@ impl<'a> Walker<'a> {
         if view.constant == Some(&Value::Null) {
             return true;
         }
-        view.alternatives.iter().any(|(b, _)| {
+        view.alternatives.iter().any(|b| {
             b.get("type").is_some_and(|t| {
                 t == "null"
                     || t.as_array()

@@ -21,6 +21,7 @@ mod instructions;
 mod render;
 mod validate;
 
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -48,6 +49,10 @@ struct Compiled {
     /// Validators for every subschema, compiled on first need: coercion uses them to pick the
     /// `anyOf`/`oneOf` branch a value fits. Most schemas never need it.
     branches: OnceLock<Option<jsonschema::ValidatorMap>>,
+    /// The JSON pointer of every subschema of `raw`, keyed by its address: coercion walks the
+    /// schema by reference and needs a pointer only to ask `branches`. `raw` never moves or
+    /// changes once compiled, so the addresses are stable.
+    pointers: OnceLock<HashMap<usize, String>>,
 }
 
 /// How deep [`Schema::new`] walks a schema to rewrite aliases; deeper schemas are refused
@@ -74,6 +79,7 @@ impl Schema {
                 raw,
                 validator,
                 branches: OnceLock::new(),
+                pointers: OnceLock::new(),
             }),
         })
     }
@@ -96,9 +102,14 @@ impl Schema {
         !too_deep(value) && self.inner.validator.is_valid(value)
     }
 
-    /// Whether `value` is valid against the subschema at `pointer` (`"/anyOf/0"`), or `None`
-    /// when that subschema has no validator of its own.
-    pub(crate) fn is_valid_at(&self, pointer: &str, value: &Value) -> Option<bool> {
+    /// Whether `value` is valid against `subschema` (a reference into [`Schema::raw`]), or
+    /// `None` when that subschema has no validator of its own.
+    pub(crate) fn is_valid_against(&self, subschema: &Value, value: &Value) -> Option<bool> {
+        let pointers = self
+            .inner
+            .pointers
+            .get_or_init(|| pointer_index(&self.inner.raw));
+        let pointer = pointers.get(&address(subschema))?;
         let map = self
             .inner
             .branches
@@ -134,6 +145,33 @@ impl fmt::Debug for Schema {
             .field("raw", &self.inner.raw)
             .finish_non_exhaustive()
     }
+}
+
+fn address(v: &Value) -> usize {
+    v as *const Value as usize
+}
+
+/// Every node of `raw` by address, with its JSON pointer (an iterative walk).
+fn pointer_index(raw: &Value) -> HashMap<usize, String> {
+    let mut index = HashMap::new();
+    let mut stack = vec![(raw, String::new())];
+    while let Some((node, pointer)) = stack.pop() {
+        match node {
+            Value::Object(map) => {
+                for (k, child) in map {
+                    stack.push((child, render::child(&pointer, k)));
+                }
+            }
+            Value::Array(items) => {
+                for (i, child) in items.iter().enumerate() {
+                    stack.push((child, format!("{pointer}/{i}")));
+                }
+            }
+            _ => continue,
+        }
+        index.insert(address(node), pointer);
+    }
+    index
 }
 
 /// Whether `value` nests deeper than [`MAX_VALUE_DEPTH`] (an iterative walk).
@@ -344,23 +382,29 @@ impl HealError {
 /// failures the error carries the violations of the first complete candidate (after
 /// coercion) and the feedback message for the model.
 pub fn heal(text: &str, schema: &Schema, opts: &HealOptions) -> Result<Healed, HealError> {
-    let candidates = extract::candidates(text);
+    let mut candidates = extract::Candidates::new(text);
+    let Some(first) = candidates.next() else {
+        return Err(HealError::new(HealErrorKind::NoJson, Vec::new(), None));
+    };
     // The reader's pick is the first candidate; when it was cut off, the cut is what the
     // model must fix, even if some other part of the reply was complete.
-    if !opts.allow_truncated && candidates.first().is_some_and(|c| c.truncated) {
+    if first.truncated && !opts.allow_truncated {
         // Whatever else validates (an example shown before the answer) is not the answer.
         return Err(HealError::new(HealErrorKind::Truncated, Vec::new(), None));
     }
-    let mut first_failure: Option<(Vec<Violation>, Value, CandidateSource)> = None;
-    let mut saw_truncated = false;
-    for candidate in candidates {
+    let mut first_failure: Option<(Value, CandidateSource)> = None;
+    for candidate in std::iter::once(first).chain(candidates) {
         if candidate.truncated && !opts.allow_truncated {
-            saw_truncated = true;
             continue;
         }
         let mut value = candidate.value;
-        let coercions = coerce(&mut value, schema, &opts.coerce);
-        if schema.is_valid(&value) {
+        let mut coercions = Vec::new();
+        let mut valid = schema.is_valid(&value);
+        if !valid {
+            coercions = coerce::coerce_invalid(&mut value, schema, &opts.coerce);
+            valid = !coercions.is_empty() && schema.is_valid(&value);
+        }
+        if valid {
             return Ok(Healed {
                 value,
                 candidate: candidate.source,
@@ -369,16 +413,16 @@ pub fn heal(text: &str, schema: &Schema, opts: &HealOptions) -> Result<Healed, H
             });
         }
         if first_failure.is_none() {
-            first_failure = Some((schema.validate(&value), value, candidate.source));
+            first_failure = Some((value, candidate.source));
         }
     }
     Err(match first_failure {
-        Some((violations, value, candidate)) => HealError::new(
+        Some((value, candidate)) => HealError::new(
             HealErrorKind::Invalid,
-            violations,
+            schema.validate(&value),
             Some(Rejected { value, candidate }),
         ),
-        None if saw_truncated => HealError::new(HealErrorKind::Truncated, Vec::new(), None),
-        None => HealError::new(HealErrorKind::NoJson, Vec::new(), None),
+        // Only cut-off candidates, none of them the reader's pick.
+        None => HealError::new(HealErrorKind::Truncated, Vec::new(), None),
     })
 }
