@@ -691,3 +691,16 @@ fn comments_after_commas_end_the_string_before_them() {
         ],
     );
 }
+
+#[test]
+fn cut_unicode_escapes_are_never_copied_through() {
+    // serde_json reports these as a valid prefix cut short; they are not.
+    for (input, expected) in [
+        ("{\"s\": \"x\\u\", ", r#"{"s":"x\\u"}"#),
+        ("[\"\\ud800\", 1", r#"["\ufffd",1]"#),
+    ] {
+        let r = repair(input).unwrap();
+        let v = r.value().unwrap();
+        assert_eq!(v, serde_json::from_str::<Value>(expected).unwrap(), "{input:?}");
+    }
+}

@@ -407,7 +407,22 @@ impl<'a> Parser<'a> {
                     i += 1;
                     loop {
                         match memchr::memchr2(b'"', b'\\', &b[i..end]) {
-                            Some(n) if b[i + n] == b'\\' => i = (i + n + 2).min(end),
+                            Some(n) if b[i + n] == b'\\' => {
+                                let e = i + n;
+                                if b.get(e + 1) == Some(&b'u') {
+                                    // serde_json reports EOF for a `\u` cut before its four
+                                    // digits, and lets lone surrogates through: the engine
+                                    // decides those.
+                                    match b.get(e + 2..e + 6) {
+                                        Some(h)
+                                            if e + 6 <= end
+                                                && h.iter().all(u8::is_ascii_hexdigit)
+                                                && !matches!(h[0], b'd' | b'D') => {}
+                                        _ => return Ok(None),
+                                    }
+                                }
+                                i = (e + 2).min(end);
+                            }
                             Some(n) => {
                                 i += n;
                                 break;
