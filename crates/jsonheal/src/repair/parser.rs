@@ -366,6 +366,14 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Repairs in input order. They are recorded almost in order, so check before sorting.
+    fn sort_repairs(&mut self) {
+        let key = |r: &Repair| (r.span.start, r.span.end);
+        if !self.repairs.is_sorted_by_key(key) {
+            self.repairs.sort_by_key(key);
+        }
+    }
+
     fn record(&mut self, kind: RepairKind, span: Range<usize>) {
         self.repairs.push(Repair { kind, span });
     }
@@ -473,7 +481,7 @@ impl<'a> Parser<'a> {
             (false, _) => Mode::After,
         };
         self.machine(&mut mode)?;
-        self.repairs.sort_by_key(|r| (r.span.start, r.span.end));
+        self.sort_repairs();
         String::from_utf8(std::mem::take(&mut self.out))
             .map(Some)
             .map_err(|e| Error::new(ErrorKind::Internal(format!("output is not UTF-8: {e}"))))
@@ -536,7 +544,7 @@ impl<'a> Parser<'a> {
             }
             n => self.combine(values, n)?,
         };
-        self.repairs.sort_by_key(|r| (r.span.start, r.span.end));
+        self.sort_repairs();
         String::from_utf8(out)
             .map_err(|e| Error::new(ErrorKind::Internal(format!("output is not UTF-8: {e}"))))
     }
