@@ -704,3 +704,18 @@ fn cut_unicode_escapes_are_never_copied_through() {
         assert_eq!(v, serde_json::from_str::<Value>(expected).unwrap(), "{input:?}");
     }
 }
+
+#[test]
+fn strings_that_lost_their_closing_quote() {
+    run(
+        "missing closing quote",
+        &[
+            ("{\"a\": 1, \"b\": \"unterminated\n}", r#"{"a":1,"b":"unterminated"}"#),
+            ("{\n  \"a\": \"foo\",\n  \"b\": \"bar\n}", r#"{"a":"foo","b":"bar"}"#),
+            ("[\"x\n]", r#"["x"]"#),
+            (r#"{"a": "b" , , "c": "d"}"#, r#"{"a":"b","c":"d"}"#),
+            // A cut string whose text merely contains a line break keeps it.
+            ("{\"a\": \"line\nmore", r#"{"a":"line\nmore"}"#),
+        ],
+    );
+}

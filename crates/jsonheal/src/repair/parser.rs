@@ -1552,10 +1552,13 @@ impl<'a> Parser<'a> {
         // `"C:\new\data"`: in a Windows path every backslash is a separator, even where it
         // would make a valid escape.
         let p = self.pos;
+        // The last raw line break inside the string: its input offset and `out.len()` there.
+        let mut last_newline: Option<(usize, usize)> = None;
         let windows_path = self.byte(p).is_some_and(|c| c.is_ascii_alphabetic())
             && self.byte(p + 1) == Some(b':')
             && self.byte(p + 2) == Some(b'\\')
-            && self.byte(p + 3).is_some_and(|c| c != b'\\' && c != b'"');
+            && self.byte(p + 3).is_some_and(|c| c != b'\\' && c != b'"')
+            && self.invalid_escape_ahead(p);
         loop {
             // Fast path: copy plain bytes.
             let run_start = self.pos;
@@ -1566,7 +1569,25 @@ impl<'a> Parser<'a> {
             self.out.extend_from_slice(&b[run_start..i]);
             self.pos = i;
             if i >= self.end {
-                // The input ended inside the string.
+                // The input ended inside the string. If only closers follow its last line
+                // break (`"bar\n}`), the quote went missing at that line's end.
+                if let Some((nl, out_at)) = last_newline {
+                    if ctx != StrCtx::Key
+                        && b[nl + 1..self.end]
+                            .iter()
+                            .all(|&c| is_ws(c) || matches!(c, b'}' | b']' | b','))
+                        && b[nl + 1..self.end]
+                            .iter()
+                            .any(|&c| matches!(c, b'}' | b']'))
+                    {
+                        self.out.truncate(out_at);
+                        self.record(RepairKind::MissingQuote, nl..nl);
+                        self.out.push(b'"');
+                        self.pos = nl + 1;
+                        self.string_end = Some(self.out.len());
+                        return Ok(true);
+                    }
+                }
                 if self.end < self.src.len() {
                     // A closing fence cut it: close it here.
                     self.record(RepairKind::MissingQuote, i..i);
@@ -1631,7 +1652,10 @@ impl<'a> Parser<'a> {
                     // A raw control character.
                     self.record(RepairKind::ControlCharacter, i..i + 1);
                     match c {
-                        b'\n' => self.out.extend_from_slice(b"\\n"),
+                        b'\n' => {
+                            last_newline = Some((i, self.out.len()));
+                            self.out.extend_from_slice(b"\\n");
+                        }
                         b'\r' => self.out.extend_from_slice(b"\\r"),
                         b'\t' => self.out.extend_from_slice(b"\\t"),
                         _ => {
@@ -1802,7 +1826,7 @@ impl<'a> Parser<'a> {
                     return StrEnd::Close;
                 }
                 let mut k = j + 1;
-                while k < self.end && is_ws(b[k]) {
+                while k < self.end && (is_ws(b[k]) || b[k] == b',') {
                     k += 1;
                 }
                 if k >= self.end
@@ -1873,6 +1897,30 @@ impl<'a> Parser<'a> {
             w += 1;
         }
         literal_word(&b[m..w]).is_some()
+    }
+
+    /// Whether an escape JSON does not know (`\d`, `\U`) appears before the next quote or
+    /// line end, within a path's length: the sign of a Windows path written raw.
+    fn invalid_escape_ahead(&self, from: usize) -> bool {
+        let b = self.src;
+        let limit = (from + 260).min(self.end);
+        let mut i = from;
+        while i + 1 < limit {
+            match b[i] {
+                b'"' | b'\'' | b'`' | b'\n' => return false,
+                b'\\' => {
+                    if !matches!(
+                        b[i + 1],
+                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' | b'u'
+                    ) {
+                        return true;
+                    }
+                    i += 2;
+                }
+                _ => i += 1,
+            }
+        }
+        false
     }
 
     /// Whether a comment (`//`, `/*`, `# `) starts at `k`.
