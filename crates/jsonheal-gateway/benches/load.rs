@@ -38,7 +38,7 @@ fn schema_and_reply() -> (Value, String) {
                 json!({"type": "string"}),
                 json!(format!(
                     "value number {i}: a sentence of descriptive text, long enough to make \
-                     the reply the size of a real structured answer"
+                     the reply the size of a real structured answer from a language model"
                 )),
             ),
             1 => (json!({"type": "integer"}), json!(i * 1000 + 7)),
@@ -130,20 +130,27 @@ async fn one(client: &reqwest::Client, phase: &Phase) -> Duration {
     started.elapsed()
 }
 
-/// Sequential latencies (sorted).
-async fn sequential(client: &reqwest::Client, phase: &Phase, n: usize) -> Vec<Duration> {
+/// Sequential latencies of every phase, interleaved request by request so that every mode
+/// sees the same machine noise (each sorted).
+async fn sequential(client: &reqwest::Client, phases: &[Phase], n: usize) -> Vec<Vec<Duration>> {
     for _ in 0..n / 10 {
-        one(client, phase).await;
+        for p in phases {
+            one(client, p).await;
+        }
     }
-    let deadline = Instant::now() + PHASE_LIMIT;
-    let mut lat = Vec::with_capacity(n);
+    let deadline = Instant::now() + PHASE_LIMIT * phases.len() as u32;
+    let mut lat = vec![Vec::with_capacity(n); phases.len()];
     for _ in 0..n {
-        lat.push(one(client, phase).await);
+        for (i, p) in phases.iter().enumerate() {
+            lat[i].push(one(client, p).await);
+        }
         if Instant::now() > deadline {
             break;
         }
     }
-    lat.sort();
+    for l in &mut lat {
+        l.sort();
+    }
     lat
 }
 
@@ -233,8 +240,17 @@ async fn run() {
         .unwrap();
     assert_eq!(check.status(), 200);
     assert_eq!(check.headers()["x-jsonheal-repaired"], "true");
+    let compiled = jsonheal_gateway::healing::CompiledSchema::compile(&schema).unwrap();
+    let started = Instant::now();
+    for _ in 0..200 {
+        jsonheal_gateway::healing::heal(&reply, &compiled).unwrap();
+    }
     println!(
-        "reply {} bytes, schema 30 properties; {n} sequential requests per mode, then {n} \
+        "heal alone (extract, repair, coerce, validate): {:.0} µs per reply",
+        us(started.elapsed()) / 200.0
+    );
+    println!(
+        "reply {} bytes, schema 30 properties; {n} sequential requests per mode (interleaved), then {n} \
          with {CONCURRENCY} concurrent clients",
         reply.len()
     );
@@ -259,9 +275,9 @@ async fn run() {
             body: healed,
         },
     ];
+    let lat = sequential(&client, &phases, n).await;
     let mut rows = Vec::new();
-    for phase in phases {
-        let lat = sequential(&client, &phase, n).await;
+    for (phase, lat) in phases.into_iter().zip(lat) {
         let rps = throughput(&client, Arc::new(phase), n).await;
         rows.push((lat, rps));
     }

@@ -417,15 +417,52 @@ async fn heal_json(ctx: &Ctx, req: &ChatRequest) -> Result<Response, ApiError> {
     }
 }
 
+/// Just the `usage` of a completion; reading it also checks the body is JSON, without
+/// building a tree of the rest.
+#[derive(serde::Deserialize)]
+struct UsageOnly {
+    usage: Option<Value>,
+}
+
 /// No healing, non-streaming: forward, normalise tool-call arguments, return.
 async fn pass_json(ctx: &Ctx, req: &ChatRequest) -> Result<Response, ApiError> {
     let body = Value::Object(req.upstream_body.clone());
-    let mut resp = ctx
+    let provider = &req.provider.name;
+    let bytes = ctx
         .state
         .0
         .upstream
-        .complete(&req.provider, &body, ctx.state.metrics())
+        .complete_bytes(&req.provider, &body, ctx.state.metrics())
         .await?;
+    let not_json = |why: String| {
+        ApiError::BadGateway(format!(
+            "upstream {provider:?} returned a body that is not JSON ({why})"
+        ))
+    };
+    let starts_as_object = bytes
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| *b == b'{');
+    if !starts_as_object {
+        return Err(not_json("not an object".to_owned()));
+    }
+    let mut usage = Usage::default();
+    // Without tool calls there is nothing to change: check the body and send it as it came.
+    if memchr::memmem::find(&bytes, b"\"tool_calls\"").is_none() {
+        let light: UsageOnly =
+            serde_json::from_slice(&bytes).map_err(|e| not_json(e.to_string()))?;
+        usage.add(light.usage.as_ref());
+        ctx.finish("passthrough", 0, &usage);
+        return Ok((
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            )],
+            bytes,
+        )
+            .into_response());
+    }
+    let mut resp: Value = serde_json::from_slice(&bytes).map_err(|e| not_json(e.to_string()))?;
     let mut calls = Vec::new();
     if let Some(choices) = resp.get_mut("choices").and_then(Value::as_array_mut) {
         for choice in choices {
@@ -434,7 +471,6 @@ async fn pass_json(ctx: &Ctx, req: &ChatRequest) -> Result<Response, ApiError> {
             }
         }
     }
-    let mut usage = Usage::default();
     usage.add(resp.get("usage"));
     ctx.record_tool_calls(calls).await;
     ctx.finish("passthrough", 0, &usage);

@@ -129,13 +129,23 @@ impl AppState {
     }
 }
 
+/// How long the request log writer gathers records before one transaction writes them: one
+/// disk sync per window instead of one per request. A crash loses at most this window of the
+/// request log (tool calls are written before the response, not here).
+const REQUEST_LOG_WINDOW: Duration = Duration::from_millis(100);
+const REQUEST_LOG_BATCH: usize = 1000;
+
 fn write_request_log(store: &dyn Store, rx: &std::sync::mpsc::Receiver<RequestRecord>) {
+    use std::sync::mpsc::RecvTimeoutError;
     while let Ok(first) = rx.recv() {
         let mut batch = vec![first];
-        while batch.len() < 1000 {
-            match rx.try_recv() {
+        let deadline = std::time::Instant::now() + REQUEST_LOG_WINDOW;
+        while batch.len() < REQUEST_LOG_BATCH {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match rx.recv_timeout(left) {
                 Ok(r) => batch.push(r),
-                Err(_) => break,
+                // The window is over, or every sender is gone (shutdown): write what we have.
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => break,
             }
         }
         if let Err(e) = store.record_requests(&batch) {

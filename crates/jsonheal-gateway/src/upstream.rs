@@ -64,6 +64,19 @@ impl Upstream {
         check_status(&provider.name, resp).await
     }
 
+    /// Send a non-streaming chat completion and read its body, unparsed.
+    pub async fn complete_bytes(
+        &self,
+        provider: &Provider,
+        body: &Value,
+        metrics: &Metrics,
+    ) -> Result<bytes::Bytes, ApiError> {
+        let resp = self.send(provider, body, false, metrics).await?;
+        resp.bytes()
+            .await
+            .map_err(|e| map_error(&provider.name, &e))
+    }
+
     /// Send a non-streaming chat completion and read its JSON body.
     pub async fn complete(
         &self,
