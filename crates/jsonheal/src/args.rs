@@ -611,7 +611,8 @@ impl<'a> Ctx<'a> {
     ) -> Result<Normalized, Error> {
         let (value, repairs) = match serde_json::from_str::<Value>(text) {
             Ok(value) => (value, Vec::new()),
-            Err(e) if is_depth_error(&e) => return Err(Error::new(ErrorKind::TooDeep)),
+            // Deep valid input fails here on serde_json's recursion limit and again below,
+            // where it becomes `TooDeep`; checking here would format every error message.
             Err(_) => {
                 let repaired = match crate::repair(text) {
                     Ok(r) => r,
@@ -1283,9 +1284,7 @@ fn fold_quotes(value: &mut Map<String, Value>, raw: &str, mode: QuoteMode) -> us
         return 0;
     }
     // Neither a typographic quote nor a `\u` escape in the input: nothing to fold.
-    if !quotes::has_typographic_quotes(raw)
-        && memchr::memmem::find(raw.as_bytes(), b"\\u").is_none()
-    {
+    if !may_hold_quotes(raw) {
         return 0;
     }
     if mode == QuoteMode::Code && !targets_code_file(value) {
@@ -1307,6 +1306,16 @@ fn fold_quotes(value: &mut Map<String, Value>, raw: &str, mode: QuoteMode) -> us
         }
     }
     folded
+}
+
+/// Whether `raw` may decode to text with typographic quotes: one pass for their lead bytes
+/// and for `\u` escapes.
+fn may_hold_quotes(raw: &str) -> bool {
+    let bytes = raw.as_bytes();
+    memchr::memchr3_iter(0xC2, 0xE2, b'\\', bytes).any(|i| match bytes.get(i) {
+        Some(b'\\') => bytes.get(i + 1) == Some(&b'u'),
+        _ => quotes::is_quote_at(bytes, i),
+    })
 }
 
 fn is_path_key(key: &str) -> bool {

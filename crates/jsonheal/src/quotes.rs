@@ -69,6 +69,11 @@ pub fn has_typographic_quotes(text: &str) -> bool {
     memchr::memchr2_iter(0xC2, 0xE2, bytes).any(|i| replacement_at(bytes, i).is_some())
 }
 
+/// Whether a typographic quote [`normalize`] folds starts at byte `i` of `bytes`.
+pub(crate) fn is_quote_at(bytes: &[u8], i: usize) -> bool {
+    replacement_at(bytes, i).is_some()
+}
+
 /// The ASCII replacement for the typographic quote starting at byte `i`, with its length.
 fn replacement_at(bytes: &[u8], i: usize) -> Option<(&'static str, usize)> {
     match bytes.get(i..) {
