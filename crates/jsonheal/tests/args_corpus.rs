@@ -39,11 +39,11 @@ fn corpus_is_at_least_98_percent_correct() {
                 let value = Value::Object(n.value.clone());
                 if !same(&value, want) {
                     Some(format!("got {value}, want {want}"))
-                } else if let Some(s) = case.strategy.as_deref().filter(|s| *s != n.strategy.name())
-                {
-                    Some(format!("strategy {}, want {s}", n.strategy))
                 } else {
-                    None
+                    case.strategy
+                        .as_deref()
+                        .filter(|s| *s != n.strategy.name())
+                        .map(|s| format!("strategy {}, want {s}", n.strategy))
                 }
             }
             (Err(_), None) => None,
