@@ -54,8 +54,13 @@ fn answer(faulty: bool) -> String {
 
 fn reply() -> String {
     let prose = "Sure! I looked at the record you sent and filled in every field of the form. \
-                 Where a value was unclear I picked the most likely one.";
-    let after = "Let me know if you want me to change any of these values or explain a choice.";
+                 Where a value was unclear I picked the most likely one, and where the record \
+                 had two conflicting values I kept the more recent one. The priority fields \
+                 follow the scale you gave (low, medium, high); the tags are the labels that \
+                 appeared most often in the notes.";
+    let after = "Let me know if you want me to change any of these values or explain a choice. \
+                 I can also produce the same data as CSV or add the fields that were empty in \
+                 the original record, if you tell me where to find them.";
     format!("{prose}\n\n```json\n{}\n```\n\n{after}", answer(true))
 }
 

@@ -294,13 +294,13 @@ impl Iterator for Candidates<'_> {
                     continue;
                 }
             };
-            let Ok(value) = serde_json::from_str::<Value>(&pending.json) else {
-                continue;
-            };
-            let hash = value_hash(&value);
+            let hash = json_hash(&pending.json);
             if self.seen.contains(&hash) {
                 continue;
             }
+            let Ok(value) = serde_json::from_str::<Value>(&pending.json) else {
+                continue;
+            };
             self.seen.push(hash);
             self.given += 1;
             let mut repairs = pending.repairs;
@@ -343,23 +343,32 @@ fn run_engine(text: &str, range: Range<usize>) -> Option<(String, Vec<Repair>)> 
     Some((repaired.text, repairs))
 }
 
-/// A hash of a value's compact JSON (key order included), to tell candidates apart without
-/// keeping copies of them.
-fn value_hash(value: &Value) -> u64 {
-    struct HashWriter(DefaultHasher);
-    impl std::io::Write for HashWriter {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0.write(bytes);
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
+/// A hash of JSON text without its insignificant whitespace, to tell candidates apart
+/// without keeping copies of their values (`{"a": 1}` and `{"a":1}` hash alike).
+fn json_hash(json: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    let bytes = json.as_bytes();
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut run_start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+        } else if b == b'"' {
+            in_string = true;
+        } else if matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+            hasher.write(&bytes[run_start..i]);
+            run_start = i + 1;
         }
     }
-    let mut writer = HashWriter(DefaultHasher::new());
-    // Writing to a hasher cannot fail; a value that could not be written hashes as written.
-    let _ = serde_json::to_writer(&mut writer, value);
-    writer.0.finish()
+    hasher.write(&bytes[run_start..]);
+    hasher.finish()
 }
 
 /// Record the prose around `kept` (within the answer) as stripped, where there is any.
@@ -579,6 +588,18 @@ mod tests {
         // "final answer" inside a value is not a marker.
         let t = "{\"t\": \"the final answer\"}";
         assert_eq!(answer_start(t), 0);
+    }
+
+    #[test]
+    fn hashes_ignore_only_insignificant_whitespace() {
+        assert_eq!(json_hash("{\"a\": 1}"), json_hash("{\"a\":1}"));
+        assert_eq!(json_hash("[1,\n 2]"), json_hash("[1,2]"));
+        assert_ne!(json_hash("{\"a\":\"x y\"}"), json_hash("{\"a\":\"xy\"}"));
+        assert_ne!(
+            json_hash("{\"a\":\"\\\" \"}"),
+            json_hash("{\"a\":\"\\\"\"}")
+        );
+        assert_ne!(json_hash("[12]"), json_hash("[1,2]"));
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Schema-guided coercion: shape a value to its schema where the intent is clear, and log
 //! every step.
 
+use std::fmt::Write;
+
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -158,7 +160,8 @@ struct Walker<'a> {
 /// Subschemas are references into the root schema.
 #[derive(Default)]
 struct View<'a> {
-    types: Option<Vec<&'a str>>,
+    /// The `type` keyword as written: a name or a list of names.
+    types: Option<&'a Value>,
     enum_values: Option<&'a Vec<Value>>,
     constant: Option<&'a Value>,
     properties: Vec<(&'a str, &'a Value)>,
@@ -176,80 +179,93 @@ impl View<'_> {
 }
 
 impl<'a> Walker<'a> {
-    fn gather(&self, node: &'a Value, hops: usize, out: &mut Vec<&'a Value>) {
+    /// The subschema, the targets of its local `$ref`s and its `allOf` members, in that
+    /// order (one pass over each object's keys: hashing every keyword would cost more).
+    fn gather(&self, node: &'a Value, hops: usize, out: &mut Vec<&'a Map<String, Value>>) {
         let Some(obj) = node.as_object() else {
             return;
         };
         if hops > MAX_REF_HOPS || out.len() > 64 {
             return;
         }
-        out.push(node);
-        if let Some(r) = obj.get("$ref").and_then(Value::as_str) {
-            if let Some(target) = r.strip_prefix('#').and_then(|p| self.root.pointer(p)) {
-                self.gather(target, hops + 1, out);
-            }
-        }
-        if let Some(Value::Array(members)) = obj.get("allOf") {
-            for m in members {
-                self.gather(m, hops + 1, out);
+        out.push(obj);
+        for (key, v) in obj {
+            match (key.as_str(), v) {
+                ("$ref", Value::String(r)) => {
+                    if let Some(target) = r.strip_prefix('#').and_then(|p| self.root.pointer(p)) {
+                        self.gather(target, hops + 1, out);
+                    }
+                }
+                ("allOf", Value::Array(members)) => {
+                    for m in members {
+                        self.gather(m, hops + 1, out);
+                    }
+                }
+                _ => {}
             }
         }
     }
 
     fn view(&self, node: &'a Value) -> View<'a> {
-        let mut nodes = Vec::new();
-        self.gather(node, 0, &mut nodes);
-        let merging = nodes.len() > 1;
         let mut view = View::default();
-        for schema in nodes {
-            let Some(obj) = schema.as_object() else {
-                continue;
-            };
-            if view.types.is_none() {
-                view.types = match obj.get("type") {
-                    Some(Value::String(t)) => Some(vec![t.as_str()]),
-                    Some(Value::Array(ts)) => Some(ts.iter().filter_map(Value::as_str).collect()),
-                    _ => None,
-                };
-            }
-            if view.enum_values.is_none() {
-                view.enum_values = obj.get("enum").and_then(Value::as_array);
-            }
-            if view.constant.is_none() {
-                view.constant = obj.get("const");
-            }
-            if let Some(Value::Object(props)) = obj.get("properties") {
-                for (k, sub) in props {
-                    if !merging || !view.declares(k) {
-                        view.properties.push((k.as_str(), sub));
+        let Some(obj) = node.as_object() else {
+            return view;
+        };
+        // Most subschemas pull nothing in: no `$ref`, no `allOf`.
+        let pulls = obj.keys().any(|k| k == "$ref" || k == "allOf");
+        let mut nodes = Vec::new();
+        if pulls {
+            self.gather(node, 0, &mut nodes);
+        } else {
+            nodes.push(obj);
+        }
+        let merging = nodes.len() > 1;
+        for obj in nodes {
+            let mut items_array = None;
+            for (key, v) in obj {
+                match (key.as_str(), v) {
+                    ("type", t @ (Value::String(_) | Value::Array(_))) if view.types.is_none() => {
+                        view.types = Some(t);
                     }
+                    ("enum", Value::Array(values)) if view.enum_values.is_none() => {
+                        view.enum_values = Some(values);
+                    }
+                    ("const", c) if view.constant.is_none() => view.constant = Some(c),
+                    ("properties", Value::Object(props)) => {
+                        view.properties.reserve(props.len());
+                        for (k, sub) in props {
+                            if !merging || !view.declares(k) {
+                                view.properties.push((k.as_str(), sub));
+                            }
+                        }
+                    }
+                    ("required", Value::Array(req)) => {
+                        for r in req.iter().filter_map(Value::as_str) {
+                            if !view.required.contains(&r) {
+                                view.required.push(r);
+                            }
+                        }
+                    }
+                    ("additionalProperties", a @ Value::Object(_)) if view.additional.is_none() => {
+                        view.additional = Some(a);
+                    }
+                    ("prefixItems", Value::Array(prefix)) if view.prefix.is_empty() => {
+                        view.prefix = prefix.iter().collect();
+                    }
+                    ("items", i @ Value::Object(_)) if view.items.is_none() => {
+                        view.items = Some(i);
+                    }
+                    // Drafts 4 to 2019-09 wrote positional items as an `items` array.
+                    ("items", Value::Array(prefix)) => items_array = Some(prefix),
+                    ("anyOf" | "oneOf", Value::Array(branches)) if view.alternatives.is_empty() => {
+                        view.alternatives = branches.iter().collect();
+                    }
+                    _ => {}
                 }
             }
-            if let Some(Value::Array(req)) = obj.get("required") {
-                for r in req.iter().filter_map(Value::as_str) {
-                    if !view.required.contains(&r) {
-                        view.required.push(r);
-                    }
-                }
-            }
-            if view.additional.is_none() {
-                view.additional = obj.get("additionalProperties").filter(|a| a.is_object());
-            }
-            if view.prefix.is_empty() {
-                // Drafts 4 to 2019-09 wrote positional items as an `items` array.
-                if let Some(Value::Array(prefix)) =
-                    obj.get("prefixItems").or_else(|| obj.get("items"))
-                {
+            if let Some(prefix) = items_array {
+                if view.prefix.is_empty() {
                     view.prefix = prefix.iter().collect();
-                }
-            }
-            if view.items.is_none() {
-                view.items = obj.get("items").filter(|i| i.is_object());
-            }
-            if view.alternatives.is_empty() {
-                if let Some(Value::Array(branches)) = obj.get("anyOf").or_else(|| obj.get("oneOf"))
-                {
-                    view.alternatives = branches.iter().collect();
                 }
             }
         }
@@ -269,7 +285,7 @@ impl<'a> Walker<'a> {
     fn descend(&mut self, child: &mut Value, schema: &'a Value, segment: &str, depth: usize) {
         let len = self.path.len();
         self.path.push('/');
-        self.path.push_str(&render::escape_segment(segment));
+        render::push_segment(&mut self.path, segment);
         self.walk(child, schema, depth + 1);
         self.path.truncate(len);
     }
@@ -282,7 +298,7 @@ impl<'a> Walker<'a> {
         if !view.alternatives.is_empty() {
             self.choose_alternative(value, &view.alternatives, depth);
         }
-        if let Some(types) = &view.types {
+        if let Some(types) = view.types {
             self.coerce_type(value, types);
         }
         if self.opts.enum_case {
@@ -298,7 +314,11 @@ impl<'a> Walker<'a> {
                         None => None,
                     };
                     if let Some(sub) = sub {
-                        self.descend(item, sub, &i.to_string(), depth);
+                        let len = self.path.len();
+                        // Writing to a String cannot fail.
+                        let _ = write!(self.path, "/{i}");
+                        self.walk(item, sub, depth + 1);
+                        self.path.truncate(len);
                     }
                 }
             }
@@ -333,11 +353,11 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn coerce_type(&mut self, value: &mut Value, types: &[&str]) {
-        if types.iter().any(|t| type_matches(value, t)) {
+    fn coerce_type(&mut self, value: &mut Value, types: &Value) {
+        if type_names(types).any(|t| type_matches(value, t)) {
             return;
         }
-        let wants = |t: &str| types.contains(&t);
+        let wants = |t: &str| type_names(types).any(|name| name == t);
         let opts = *self.opts;
         let replacement = match &*value {
             Value::String(s)
@@ -371,7 +391,7 @@ impl<'a> Walker<'a> {
         let unwrap = opts.unwrap_single_array
             && !wants("array")
             && matches!(&*value, Value::Array(items) if items.len() == 1
-                && items.first().is_some_and(|only| types.iter().any(|t| type_matches(only, t))));
+                && items.first().is_some_and(|only| type_names(types).any(|t| type_matches(only, t))));
         if unwrap {
             let from = Some(render::value(value));
             if let Value::Array(items) = value {
@@ -475,10 +495,11 @@ impl<'a> Walker<'a> {
     /// forbid null does not count: that would be inventing a value.
     fn allows_null(&self, node: &'a Value) -> bool {
         let view = self.view(node);
-        if let Some(types) = &view.types {
-            if types.contains(&"null") {
-                return true;
-            }
+        if view
+            .types
+            .is_some_and(|t| type_names(t).any(|name| name == "null"))
+        {
+            return true;
         }
         if view.enum_values.is_some_and(|e| e.contains(&Value::Null)) {
             return true;
@@ -494,6 +515,16 @@ impl<'a> Walker<'a> {
             })
         })
     }
+}
+
+/// The names in a `type` keyword (`"string"` or `["string", "null"]`).
+fn type_names(types: &Value) -> impl Iterator<Item = &str> {
+    let (one, many) = match types {
+        Value::String(t) => (Some(t.as_str()), None),
+        Value::Array(ts) => (None, Some(ts.iter().filter_map(Value::as_str))),
+        _ => (None, None),
+    };
+    one.into_iter().chain(many.into_iter().flatten())
 }
 
 /// Whether a value has JSON Schema type `t` (an integral number is an `integer`, every

@@ -119,6 +119,15 @@ pub(crate) fn escape_segment(segment: &str) -> String {
     }
 }
 
+/// Append one escaped JSON pointer segment to `path` (without the `/`).
+pub(crate) fn push_segment(path: &mut String, segment: &str) {
+    if segment.contains(['~', '/']) {
+        path.push_str(&escape_segment(segment));
+    } else {
+        path.push_str(segment);
+    }
+}
+
 /// A JSON pointer with `/`-joined segments appended.
 pub(crate) fn child(path: &str, segment: &str) -> String {
     let mut out = String::with_capacity(path.len() + segment.len() + 1);
