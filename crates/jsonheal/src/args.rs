@@ -21,17 +21,20 @@
 //!    unless the tool's primary field has schema type `array`;
 //! 4. a JSON string holding an object (or a list) → unwrapped once ([`Strategy::Unwrapped`]);
 //!    any other JSON string is unquoted and goes on as plain text;
-//! 5. text that starts like an object member (`"file": "a.go"`, `file: a.go` when `file` is a
+//! 5. a fenced block (```` ```json ````) → the engine strips the fence; a fenced command for
+//!    a command tool, or a fence with no JSON inside, is plain text without its fence;
+//! 6. text that starts like an object member (`"file": "a.go"`, `file: a.go` when `file` is a
 //!    known field) → the engine, which inserts the missing braces;
-//! 6. command tools (primary field `cmd` or `command`): the whole text is the command,
+//! 7. command tools (primary field `cmd` or `command`): the whole text is the command,
 //!    `--flags` included ([`Strategy::PlainWrap`]);
-//! 7. CLI text (`read --file main.go`, `--flag`, `-n 5`) → [`Strategy::CliArgs`];
-//! 8. any other plain value → wrapped into the tool's primary field ([`Strategy::PlainWrap`]);
-//! 9. no primary field → [`ErrorKind::NotAnObject`].
+//! 8. CLI text (`read --file main.go`, `--flag`, `-n 5`) → [`Strategy::CliArgs`];
+//! 9. any other plain value → wrapped into the tool's primary field ([`Strategy::PlainWrap`]);
+//! 10. no primary field → [`ErrorKind::NotAnObject`].
 //!
 //! Command tools are also protected from the engine: `{ echo a; }` or `[ -f x ] && make` is a
 //! shell command, not a broken object, so when the engine would have to invent a colon, a
-//! value or drop text to make an object of it, the text is taken as the command.
+//! value or drop text to make an object of it, and the object has none of the tool's fields,
+//! the text is taken as the command.
 //!
 //! ## The primary field
 //!
@@ -619,13 +622,14 @@ impl<'a> Ctx<'a> {
                     Err(_) if self.is_command_tool() => return self.command_text(text),
                     Err(e) => return Err(e),
                 };
+                let value = repaired_value(&repaired.text)?;
                 if self.is_command_tool()
                     && (text.starts_with('[')
                         || repaired.repairs.iter().any(|r| invents_structure(r.kind)))
+                    && !self.has_known_key(&value)
                 {
                     return self.command_text(text);
                 }
-                let value = repaired_value(&repaired.text)?;
                 let repairs = repaired
                     .repairs
                     .into_iter()
@@ -749,8 +753,20 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// A fenced block (```` ```json … ``` ````): the engine strips the fence.
+    /// A fenced block (```` ```json … ``` ````): the engine strips the fence. A fenced
+    /// command (```` ```bash ````) for a command tool, or a fence holding no JSON, is plain
+    /// text without its fence.
     fn fenced(&self, text: &str, base: usize) -> Result<Normalized, Error> {
+        let inner = strip_fence(text);
+        if let Some(inner) = inner.filter(|_| self.is_command_tool()) {
+            if !inner.starts_with(['{', '[']) {
+                let fence = Repair {
+                    kind: RepairKind::StrippedFence,
+                    span: base..base + text.len(),
+                };
+                return self.plain_text(inner, vec![fence]);
+            }
+        }
         match crate::repair(text) {
             Ok(repaired) => {
                 let value = repaired_value(&repaired.text)?;
@@ -764,7 +780,16 @@ impl<'a> Ctx<'a> {
                     .collect();
                 self.object_from(value, repairs, false)
             }
-            Err(_) => self.plain(text, base, Vec::new()),
+            Err(_) => match inner {
+                Some(inner) if !inner.is_empty() => {
+                    let fence = Repair {
+                        kind: RepairKind::StrippedFence,
+                        span: base..base + text.len(),
+                    };
+                    self.plain_text(inner, vec![fence])
+                }
+                _ => self.plain(text, base, Vec::new()),
+            },
         }
     }
 
@@ -840,6 +865,18 @@ impl<'a> Ctx<'a> {
                 "command text without a command field",
             )))),
         }
+    }
+
+    /// Whether `value` is an object with the primary field or a schema property as a key:
+    /// then it was meant as arguments, whatever repairs it needed.
+    fn has_known_key(&self, value: &Value) -> bool {
+        let Value::Object(map) = value else {
+            return false;
+        };
+        let field = self.primary_field();
+        map.keys().any(|k| {
+            field.as_deref() == Some(k.as_str()) || self.props.is_some_and(|p| p.contains_key(k))
+        })
     }
 
     /// `key:` or `"key":` at the start, where `key` is a field of this tool (a quoted key is
@@ -930,7 +967,18 @@ impl<'a> Ctx<'a> {
         }
         leftover.extend(positionals.map(|t| typed_token(&t.text, t.quoted, None)));
         if !leftover.is_empty() {
-            object.insert(String::from("args"), Value::Array(leftover));
+            // An `--args` flag keeps its values; the positionals join them.
+            match object.get_mut("args") {
+                Some(Value::Array(items)) => items.extend(leftover),
+                Some(existing) => {
+                    let mut all = vec![existing.take()];
+                    all.extend(leftover);
+                    *existing = Value::Array(all);
+                }
+                None => {
+                    object.insert(String::from("args"), Value::Array(leftover));
+                }
+            }
         }
         Normalized {
             value: object,
@@ -1044,6 +1092,20 @@ fn preview(text: &str) -> String {
         Some((cut, _)) => format!("{:?}…", text.get(..cut).unwrap_or(text)),
         None => format!("{text:?}"),
     }
+}
+
+/// The content of a whole fenced block (```` ```lang\n…\n``` ```` or `~~~`), trimmed.
+fn strip_fence(text: &str) -> Option<&str> {
+    let fence = if text.starts_with("```") {
+        "```"
+    } else if text.starts_with("~~~") {
+        "~~~"
+    } else {
+        return None;
+    };
+    let (_info, body) = text.split_once('\n')?;
+    let body = body.trim_end().strip_suffix(fence)?;
+    Some(body.trim())
 }
 
 /// `'x'`, `“x”`, `‘x’`, `` `x` `` as a whole, with no quote of the same kind inside.

@@ -528,3 +528,41 @@ fn deep_nesting_is_an_error_not_a_panic() {
         assert!(matches!(e.kind(), ErrorKind::TooDeep), "{e}");
     }
 }
+
+#[test]
+fn fences_and_objects_with_prose() {
+    check(
+        "bash",
+        "```bash\nls -la\n```",
+        json!({"command":"ls -la"}),
+        Strategy::PlainWrap,
+    );
+    check(
+        "read_file",
+        "```\nmain.go\n```",
+        json!({"file":"main.go"}),
+        Strategy::PlainWrap,
+    );
+    check(
+        "bash",
+        r#"{"command": "ls -la"} -- this lists the files"#,
+        json!({"command":"ls -la"}),
+        Strategy::Repaired,
+    );
+    check(
+        "bash",
+        "```json\n{\"command\": \"ls\"}\n```",
+        json!({"command":"ls"}),
+        Strategy::Repaired,
+    );
+}
+
+#[test]
+fn cli_args_flag_and_positionals_merge() {
+    check(
+        "fs",
+        "run --args x a b",
+        json!({"cmd":"run","args":["x","a","b"]}),
+        Strategy::CliArgs,
+    );
+}
