@@ -156,7 +156,8 @@ impl Repairer {
     }
 
     /// The changes since the last call (or since the start), in order. Consecutive growths of
-    /// one string are merged into one [`Op::Append`].
+    /// one string are merged into one [`Op::Append`], or into the string's own [`Op::Set`]
+    /// when it appeared since the last call.
     pub fn events(&mut self) -> Vec<Event> {
         self.parser.last_append = None;
         std::mem::take(&mut self.parser.events)
@@ -267,10 +268,26 @@ enum Comment {
 /// One node of the partial value tree (an arena, so appending is O(1) at any depth).
 #[derive(Debug)]
 enum Node {
-    Leaf(Value),
+    Null,
+    Bool(bool),
+    Num(Number),
     Str(String),
     Arr(Vec<usize>),
     Obj(Vec<(String, usize)>),
+}
+
+impl Node {
+    /// The node as it is when it appears (containers are empty then).
+    fn shown(&self) -> Value {
+        match self {
+            Node::Null => Value::Null,
+            Node::Bool(b) => Value::Bool(*b),
+            Node::Num(n) => Value::Number(n.clone()),
+            Node::Str(s) => Value::String(s.clone()),
+            Node::Arr(_) => Value::Array(Vec::new()),
+            Node::Obj(_) => Value::Object(Map::new()),
+        }
+    }
 }
 
 /// An open container.
@@ -278,9 +295,9 @@ enum Node {
 struct Frame {
     node: usize,
     object: bool,
-    /// Keys seen in this object: a duplicate freezes the stream (the one-shot engine's
-    /// policy decides which value wins).
-    keys: HashSet<String>,
+    /// Hashes of the keys of a wide object (small ones are scanned): a duplicate key
+    /// freezes the stream (the one-shot engine's policy decides which value wins).
+    key_hashes: Option<HashSet<u64>>,
     /// Elements in this array.
     len: usize,
     /// Length of `Parser::ptr` before this container's own segment was added.
@@ -298,8 +315,9 @@ enum Step {
 enum Escape {
     /// Not enough text yet to tell.
     Wait,
-    /// Decodes to this character and is this many bytes long.
-    Char(char, usize),
+    /// Decodes to this character and is this many bytes long; whether JSON allows it (a
+    /// lone surrogate or `\x41` sends the engine down its repair path).
+    Char(char, usize, bool),
     /// An invalid escape (`\U` in `C:\Users`): the backslash is content.
     KeepBackslash,
 }
@@ -318,16 +336,15 @@ struct Parser {
     /// A complete key whose value has not appeared yet.
     pending_key: Option<String>,
     /// A number or literal waiting for `,` `}` or `]`.
-    pending: Option<Value>,
+    pending: Option<Node>,
     /// The bare word being read.
     word: String,
-    /// The string value being read: its node and its pointer.
+    /// The string value being read: its node and (when events are tracked) its pointer.
     current: usize,
-    current_path: String,
-    /// Whether the string being read is a member value, whose trailing `,` and spaces are
-    /// withheld in `held`: if its closing quote turns out to be missing
-    /// (`{"a": "x, "b": 1}`), the one-shot engine trims them.
-    hold: bool,
+    current_path: Option<String>,
+    /// Whether the string value being read is an object member's (see `content`).
+    member: bool,
+    /// The end of the string value's content that the engine could still cut off.
     held: String,
     /// Just past the closing quote of the string value that ended last, until what follows
     /// it confirms that the quote closes the string.
@@ -335,9 +352,14 @@ struct Parser {
     /// Only whitespace, reasoning blocks and fence lines so far: a bracket here opens the
     /// value without the plausibility check prose needs.
     text_start: bool,
+    /// Something that is not JSON was met (prose, a comment, a single quote…), so the text
+    /// is certainly not valid JSON and the engine reads it by its repair rules. Until then
+    /// it may be valid, which the engine returns as serde_json reads it.
+    repaired: bool,
     events: Vec<Event>,
     track_events: bool,
-    /// The node whose growth the last event records, so that the next growth extends it.
+    /// The string node whose text the last event carries (`Set` or `Append`), so that the
+    /// next growth extends that event.
     last_append: Option<usize>,
     revision: u64,
     depth_limit: usize,
@@ -363,11 +385,12 @@ impl Parser {
             pending: None,
             word: String::new(),
             current: 0,
-            current_path: String::new(),
-            hold: false,
+            current_path: None,
+            member: false,
             held: String::new(),
             string_end: None,
             text_start: true,
+            repaired: false,
             events: Vec::new(),
             track_events: true,
             last_append: None,
@@ -420,6 +443,15 @@ impl Parser {
         }
     }
 
+    /// How many members or elements the innermost container has.
+    fn open_len(&self) -> usize {
+        match self.stack.last().and_then(|f| self.nodes.get(f.node)) {
+            Some(Node::Obj(members)) => members.len(),
+            Some(Node::Arr(items)) => items.len(),
+            _ => 0,
+        }
+    }
+
     fn freeze(&mut self) -> Step {
         self.mode = Mode::Frozen;
         self.pending = None;
@@ -448,6 +480,7 @@ impl Parser {
                     Some(Some(tag)) => {
                         self.pos += REASONING_TAGS[tag].0.len();
                         self.mode = Mode::Think(tag);
+                        self.repaired = true;
                         return Step::Go;
                     }
                     Some(None) => {}
@@ -458,6 +491,7 @@ impl Parser {
                         None => return Step::Wait,
                         Some(true) => {
                             self.mode = Mode::FenceLine;
+                            self.repaired = true;
                             return Step::Go;
                         }
                         // A backtick string first: see quotes below.
@@ -490,6 +524,7 @@ impl Parser {
                 }
             }
             self.text_start = false;
+            self.repaired = true;
             self.pos += 1;
         }
         Step::Go
@@ -561,11 +596,13 @@ impl Parser {
                     Some(b'/') => {
                         self.pos += 2;
                         self.comment = Some(Comment::Line);
+                        self.repaired = true;
                         Step::Go
                     }
                     Some(b'*') => {
                         self.pos += 2;
                         self.comment = Some(Comment::Block);
+                        self.repaired = true;
                         Step::Go
                     }
                     // A regex literal or a stray slash: the engine's call.
@@ -579,6 +616,7 @@ impl Parser {
                     Some(b' ' | b'\t' | b'\n' | b'\r' | b'#' | b'!') => {
                         self.pos += 1;
                         self.comment = Some(Comment::Line);
+                        self.repaired = true;
                         Step::Go
                     }
                     Some(_) => self.freeze(),
@@ -600,6 +638,8 @@ impl Parser {
                     };
                     self.key.clear();
                     self.pos += 1;
+                    // A Windows path holds an escape JSON does not know: not JSON either.
+                    self.repaired |= b != b'"' || windows;
                     self.mode = Mode::Str {
                         quote: b,
                         key: true,
@@ -607,13 +647,18 @@ impl Parser {
                     };
                     Step::Go
                 }
-                b'}' => self.close(),
+                b'}' => {
+                    // After a member, `Key` is reached through a comma: a trailing one.
+                    self.repaired |= self.open_len() > 0;
+                    self.close()
+                }
                 _ if text[self.pos..]
                     .chars()
                     .next()
                     .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') =>
                 {
                     self.key.clear();
+                    self.repaired = true;
                     self.mode = Mode::KeyWord;
                     Step::Go
                 }
@@ -632,10 +677,16 @@ impl Parser {
             Mode::MemberValue | Mode::Element => match b {
                 b'"' | b'\'' | b'`' => match windows_path(&bytes[self.pos + 1..]) {
                     None => Step::Wait,
-                    Some(windows) => self.open_string(b, windows),
+                    Some(windows) => {
+                        self.repaired |= b != b'"' || windows;
+                        self.open_string(b, windows)
+                    }
                 },
                 b'{' | b'[' => self.open(b == b'{'),
-                b']' if self.mode == Mode::Element => self.close(),
+                b']' if self.mode == Mode::Element => {
+                    self.repaired |= self.open_len() > 0;
+                    self.close()
+                }
                 _ if is_word_byte(b) => {
                     self.word.clear();
                     self.mode = Mode::ValueWord;
@@ -753,14 +804,16 @@ impl Parser {
         };
         match escape {
             Escape::Wait => Step::Wait,
-            Escape::Char(c, len) => {
+            Escape::Char(c, len, json) => {
                 let mut buf = [0u8; 4];
+                self.repaired |= !json;
                 self.release_held();
                 self.append(c.encode_utf8(&mut buf), key);
                 self.pos += len;
                 Step::Go
             }
             Escape::KeepBackslash => {
+                self.repaired = true;
                 self.release_held();
                 self.append("\\", key);
                 self.pos += 1;
@@ -769,25 +822,37 @@ impl Parser {
         }
     }
 
-    /// Raw string content: a value's trailing `,` and spaces wait in `held` (see `hold`).
+    /// Raw string content (no quote, no backslash). The end of a value's content waits in
+    /// `held` while the engine could still cut the string there: from a raw line break
+    /// followed only by spaces, closers and commas (at the end of the input, `"bar\n}` ends
+    /// the string at its line break), and, in a member value, a trailing `,` and spaces
+    /// (`{"a": "x, "b": 1}` ends the string before them).
     fn content(&mut self, s: &str, key: bool) {
-        if key || !self.hold || s.is_empty() {
-            self.append(s, key);
+        if key {
+            self.append(s, true);
             return;
         }
-        let body = s.trim_end_matches(' ');
-        if body.is_empty() {
-            // Only spaces: the held run stays of the form `,? *`.
-            self.held.push_str(s);
+        if s.is_empty() {
             return;
         }
-        self.release_held();
-        let keep = body.strip_suffix(',').unwrap_or(body).len();
+        if !self.held.is_empty() {
+            let extends = if self.held.starts_with('\n') {
+                s.bytes().all(cuttable)
+            } else {
+                s.bytes().all(|b| b == b' ')
+            };
+            if extends {
+                self.held.push_str(s);
+                return;
+            }
+            self.release_held();
+        }
+        let keep = held_from(s, self.member);
         self.append(&s[..keep], false);
         self.held.push_str(&s[keep..]);
     }
 
-    /// The withheld `,` and spaces are content after all.
+    /// The withheld end is content after all.
     fn release_held(&mut self) {
         if !self.held.is_empty() {
             let held = std::mem::take(&mut self.held);
@@ -839,6 +904,8 @@ impl Parser {
             // `true#x`, `1/2`, `ObjectId(`: the engine reads a longer token.
             return self.freeze();
         }
+        let word = self.word.as_str();
+        self.repaired |= !matches!(word, "true" | "false" | "null") && !is_json_number(word);
         match classify(&self.word, self.non_finite) {
             Some(v) => {
                 self.pending = Some(v);
@@ -853,68 +920,75 @@ impl Parser {
 
     /// Record a completed key in the innermost object; false for a duplicate.
     fn complete_key(&mut self) -> bool {
+        /// Objects up to this wide are scanned for a duplicate; wider ones keep hashes.
+        const SCAN: usize = 16;
         let key = std::mem::take(&mut self.key);
-        match self.stack.last_mut() {
-            Some(frame) if frame.object => {
-                if !frame.keys.insert(key.clone()) {
-                    return false;
-                }
-                self.pending_key = Some(key);
-                true
+        let Some(frame) = self.stack.last_mut().filter(|f| f.object) else {
+            return false;
+        };
+        let Some(Node::Obj(members)) = self.nodes.get(frame.node) else {
+            return false;
+        };
+        let seen = |members: &Vec<(String, usize)>| members.iter().any(|(k, _)| *k == key);
+        if members.len() < SCAN {
+            if seen(members) {
+                return false;
             }
-            _ => false,
+        } else {
+            let hashes = frame
+                .key_hashes
+                .get_or_insert_with(|| members.iter().map(|(k, _)| fnv1a(k)).collect());
+            // A hash seen before is confirmed by a scan: collisions are rare.
+            if !hashes.insert(fnv1a(&key)) && seen(members) {
+                return false;
+            }
         }
+        self.pending_key = Some(key);
+        true
     }
 
     /// Put `node` into the innermost container (or make it the root) and record the event.
-    /// Returns its id and its pointer segment (`None` for the root), or `None` when there
-    /// is no place for it (which the modes rule out).
+    /// Returns its id and, when events are tracked, its pointer; `None` when there is no
+    /// place for it (which the modes rule out).
     fn attach(&mut self, node: Node) -> Option<(usize, Option<String>)> {
         let id = self.nodes.len();
-        let segment = match self.stack.last_mut() {
-            None => {
-                if !self.nodes.is_empty() {
-                    return None;
-                }
-                None
-            }
+        let mut path = self.track_events.then(|| self.ptr.clone());
+        match self.stack.last_mut() {
+            None if self.nodes.is_empty() => {}
+            None => return None,
             Some(frame) => {
-                let segment = if frame.object {
+                let parent = self.nodes.get_mut(frame.node);
+                if frame.object {
                     let key = self.pending_key.take()?;
-                    let segment = escape_pointer(&key);
-                    match self.nodes.get_mut(frame.node) {
+                    if let Some(p) = &mut path {
+                        push_segment(p, &key);
+                    }
+                    match parent {
                         Some(Node::Obj(members)) => members.push((key, id)),
                         _ => return None,
                     }
-                    segment
                 } else {
-                    match self.nodes.get_mut(frame.node) {
+                    match parent {
                         Some(Node::Arr(items)) => items.push(id),
                         _ => return None,
                     }
+                    if let Some(p) = &mut path {
+                        push_index(p, frame.len);
+                    }
                     frame.len += 1;
-                    (frame.len - 1).to_string()
-                };
-                Some(segment)
+                }
             }
-        };
-        if self.track_events {
-            let value = match &node {
-                Node::Leaf(v) => v.clone(),
-                Node::Str(s) => Value::String(s.clone()),
-                Node::Arr(_) => Value::Array(Vec::new()),
-                Node::Obj(_) => Value::Object(Map::new()),
-            };
-            let path = child_path(&self.ptr, segment.as_deref());
+        }
+        if let Some(p) = &path {
             self.events.push(Event {
-                path,
-                op: Op::Set(value),
+                path: p.clone(),
+                op: Op::Set(node.shown()),
             });
-            self.last_append = None;
+            self.last_append = matches!(node, Node::Str(_)).then_some(id);
         }
         self.nodes.push(node);
         self.revision += 1;
-        Some((id, segment))
+        Some((id, path))
     }
 
     fn open(&mut self, object: bool) -> Step {
@@ -926,18 +1000,17 @@ impl Parser {
         } else {
             Node::Arr(Vec::new())
         };
-        let Some((id, segment)) = self.attach(node) else {
+        let ptr_len = self.ptr.len();
+        let Some((id, path)) = self.attach(node) else {
             return self.freeze();
         };
-        let ptr_len = self.ptr.len();
-        if let Some(segment) = segment {
-            self.ptr.push('/');
-            self.ptr.push_str(&segment);
+        if let Some(path) = path {
+            self.ptr = path;
         }
         self.stack.push(Frame {
             node: id,
             object,
-            keys: HashSet::new(),
+            key_hashes: None,
             len: 0,
             ptr_len,
         });
@@ -960,15 +1033,13 @@ impl Parser {
     }
 
     fn open_string(&mut self, quote: u8, windows: bool) -> Step {
-        let Some((id, segment)) = self.attach(Node::Str(String::new())) else {
+        let Some((id, path)) = self.attach(Node::Str(String::new())) else {
             return self.freeze();
         };
         self.current = id;
-        self.hold = self.stack.last().is_some_and(|f| f.object);
+        self.current_path = path;
+        self.member = self.stack.last().is_some_and(|f| f.object);
         self.held.clear();
-        if self.track_events {
-            self.current_path = child_path(&self.ptr, segment.as_deref());
-        }
         self.pos += 1;
         self.mode = Mode::Str {
             quote,
@@ -979,8 +1050,8 @@ impl Parser {
     }
 
     fn commit_pending(&mut self) {
-        if let Some(v) = self.pending.take() {
-            if self.attach(Node::Leaf(v)).is_none() {
+        if let Some(node) = self.pending.take() {
+            if self.attach(node).is_none() {
                 self.freeze();
             }
         }
@@ -1002,8 +1073,9 @@ impl Parser {
             return;
         }
         if self.last_append == Some(self.current) {
+            // The string's own `Set` or `Append` is the last event: extend it.
             if let Some(Event {
-                op: Op::Append(grown),
+                op: Op::Append(grown) | Op::Set(Value::String(grown)),
                 ..
             }) = self.events.last_mut()
             {
@@ -1011,8 +1083,11 @@ impl Parser {
                 return;
             }
         }
+        let Some(path) = self.current_path.clone() else {
+            return;
+        };
         self.events.push(Event {
-            path: self.current_path.clone(),
+            path,
             op: Op::Append(s.to_owned()),
         });
         self.last_append = Some(self.current);
@@ -1028,7 +1103,9 @@ impl Parser {
     /// Depth is bounded by `STREAM_DEPTH_LIMIT`, so the recursion is too.
     fn build(&self, id: usize) -> Value {
         match self.nodes.get(id) {
-            Some(Node::Leaf(v)) => v.clone(),
+            Some(Node::Null) | None => Value::Null,
+            Some(Node::Bool(b)) => Value::Bool(*b),
+            Some(Node::Num(n)) => Value::Number(n.clone()),
             Some(Node::Str(s)) => Value::String(s.clone()),
             Some(Node::Arr(items)) => Value::Array(items.iter().map(|&i| self.build(i)).collect()),
             Some(Node::Obj(members)) => Value::Object(
@@ -1037,7 +1114,6 @@ impl Parser {
                     .map(|(k, i)| (k.clone(), self.build(*i)))
                     .collect(),
             ),
-            None => Value::Null,
         }
     }
 }
@@ -1177,6 +1253,26 @@ fn key_follows(b: &[u8], k: usize) -> Option<bool> {
     Some(false)
 }
 
+/// Bytes the engine may cut from the end of a string after a raw line break.
+fn cuttable(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'}' | b']' | b',')
+}
+
+/// Where the withheld end of raw content `s` starts (see `Parser::content`).
+fn held_from(s: &str, member: bool) -> usize {
+    let b = s.as_bytes();
+    if let Some(nl) = memchr::memrchr(b'\n', b) {
+        if b[nl + 1..].iter().all(|&c| cuttable(c)) {
+            return nl;
+        }
+    }
+    if member {
+        let body = s.trim_end_matches(' ');
+        return body.strip_suffix(',').unwrap_or(body).len();
+    }
+    s.len()
+}
+
 /// Whether string content starting at `b[0]` is a Windows path (`C:\Users`); `None` when
 /// more text is needed to tell.
 fn windows_path(b: &[u8]) -> Option<bool> {
@@ -1187,7 +1283,28 @@ fn windows_path(b: &[u8]) -> Option<bool> {
     if *b.get(1)? != b':' || *b.get(2)? != b'\\' {
         return Some(false);
     }
-    Some(!matches!(*b.get(3)?, b'\\' | b'"'))
+    if matches!(*b.get(3)?, b'\\' | b'"') {
+        return Some(false);
+    }
+    // As the engine: a path only if an escape JSON does not know (`\d`) shows up before the
+    // next quote or line end, within 260 bytes.
+    let mut i = 0;
+    while i + 1 < 260 {
+        match *b.get(i)? {
+            b'"' | b'\'' | b'`' | b'\n' => return Some(false),
+            b'\\' => {
+                if !matches!(
+                    *b.get(i + 1)?,
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' | b'u'
+                ) {
+                    return Some(true);
+                }
+                i += 2;
+            }
+            _ => i += 1,
+        }
+    }
+    Some(false)
 }
 
 /// Whether `have` starts with `want`: `Some(true)`/`Some(false)` when it can tell, `None`
@@ -1209,19 +1326,19 @@ fn is_word_byte(b: u8) -> bool {
 
 /// The value of a complete bare word, or `None` when it is not one the stream may decide
 /// alone (a bare string value, a number JSON does not allow).
-fn classify(word: &str, non_finite: NonFinite) -> Option<Value> {
+fn classify(word: &str, non_finite: NonFinite) -> Option<Node> {
     match word {
-        "true" | "True" => Some(Value::Bool(true)),
-        "false" | "False" => Some(Value::Bool(false)),
-        "null" | "None" | "none" | "undefined" => Some(Value::Null),
+        "true" | "True" => Some(Node::Bool(true)),
+        "false" | "False" => Some(Node::Bool(false)),
+        "null" | "None" | "none" | "undefined" => Some(Node::Null),
         "NaN" | "Infinity" | "-Infinity" => match non_finite {
-            NonFinite::Null => Some(Value::Null),
-            NonFinite::String => Some(Value::String(word.to_owned())),
+            NonFinite::Null => Some(Node::Null),
+            NonFinite::String => Some(Node::Str(word.to_owned())),
             NonFinite::Error => None,
         },
         // Deserialized exactly as within a whole document, so the number equals the one in
         // the final value (`Number::from_str` may normalise differently).
-        _ if is_json_number(word) => serde_json::from_str::<Number>(word).ok().map(Value::Number),
+        _ if is_json_number(word) => serde_json::from_str::<Number>(word).ok().map(Node::Num),
         _ => None,
     }
 }
@@ -1277,14 +1394,14 @@ fn escape(b: &[u8]) -> Escape {
         b'n' => '\n',
         b'r' => '\r',
         b't' => '\t',
-        b'\'' => '\'',
+        b'\'' => return Escape::Char('\'', 2, false),
         b'u' => return unicode_escape(b),
         b'x' => {
             // `\x41`: two hex digits make a character; anything else keeps the backslash.
             return match hex(b, 2, 2) {
                 Hex::Wait => Escape::Wait,
                 Hex::Value(v) => {
-                    char::from_u32(v).map_or(Escape::KeepBackslash, |ch| Escape::Char(ch, 4))
+                    char::from_u32(v).map_or(Escape::KeepBackslash, |ch| Escape::Char(ch, 4, false))
                 }
                 Hex::Invalid => Escape::KeepBackslash,
             };
@@ -1292,7 +1409,7 @@ fn escape(b: &[u8]) -> Escape {
         // `C:\Users`: an invalid escape keeps its backslash; what follows is read as usual.
         _ => return Escape::KeepBackslash,
     };
-    Escape::Char(ch, 2)
+    Escape::Char(ch, 2, true)
 }
 
 enum Hex {
@@ -1327,50 +1444,57 @@ fn unicode_escape(b: &[u8]) -> Escape {
         0xD800..=0xDBFF => {
             match starts_with_partial(b.get(6..).unwrap_or_default(), b"\\u") {
                 None => return Escape::Wait,
-                Some(false) => return Escape::Char(char::REPLACEMENT_CHARACTER, 6),
+                Some(false) => return Escape::Char(char::REPLACEMENT_CHARACTER, 6, false),
                 Some(true) => {}
             }
             match hex(b, 8, 4) {
                 Hex::Wait => Escape::Wait,
                 Hex::Value(lo @ 0xDC00..=0xDFFF) => {
                     let cp = 0x10000 + ((unit - 0xD800) << 10) + (lo - 0xDC00);
-                    Escape::Char(
-                        char::from_u32(cp).unwrap_or(char::REPLACEMENT_CHARACTER),
-                        12,
-                    )
+                    let ch = char::from_u32(cp).unwrap_or(char::REPLACEMENT_CHARACTER);
+                    Escape::Char(ch, 12, true)
                 }
                 // The next escape is read on its own.
-                Hex::Value(_) | Hex::Invalid => Escape::Char(char::REPLACEMENT_CHARACTER, 6),
+                Hex::Value(_) | Hex::Invalid => Escape::Char(char::REPLACEMENT_CHARACTER, 6, false),
             }
         }
-        0xDC00..=0xDFFF => Escape::Char(char::REPLACEMENT_CHARACTER, 6),
+        0xDC00..=0xDFFF => Escape::Char(char::REPLACEMENT_CHARACTER, 6, false),
         _ => Escape::Char(
             char::from_u32(unit).unwrap_or(char::REPLACEMENT_CHARACTER),
             6,
+            true,
         ),
     }
 }
 
-/// RFC 6901: `~` → `~0`, `/` → `~1`.
-fn escape_pointer(key: &str) -> String {
-    if key.contains(['~', '/']) {
-        key.replace('~', "~0").replace('/', "~1")
+/// Append `/segment` to a JSON pointer, escaped per RFC 6901 (`~` → `~0`, `/` → `~1`).
+fn push_segment(path: &mut String, segment: &str) {
+    path.push('/');
+    if segment.contains(['~', '/']) {
+        for c in segment.chars() {
+            match c {
+                '~' => path.push_str("~0"),
+                '/' => path.push_str("~1"),
+                c => path.push(c),
+            }
+        }
     } else {
-        key.to_owned()
+        path.push_str(segment);
     }
 }
 
-fn child_path(ptr: &str, segment: Option<&str>) -> String {
-    match segment {
-        None => String::new(),
-        Some(s) => {
-            let mut p = String::with_capacity(ptr.len() + 1 + s.len());
-            p.push_str(ptr);
-            p.push('/');
-            p.push_str(s);
-            p
-        }
-    }
+/// Append `/index` to a JSON pointer.
+fn push_index(path: &mut String, index: usize) {
+    use std::fmt::Write;
+    // Writing to a `String` cannot fail.
+    let _ = write!(path, "/{index}");
+}
+
+/// FNV-1a: a fast hash for the duplicate-key check (collisions are confirmed by a scan).
+fn fnv1a(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 #[cfg(test)]
