@@ -707,7 +707,9 @@ impl<'a> Ctx<'a> {
                     },
                     // A JSON string is unquoted before wrapping; its text has no raw
                     // offsets, so plain-text repairs get the whole input's span.
-                    Some(_) => self.plain_text(trimmed, Vec::new()),
+                    Some(_) => {
+                        self.plain_text(trimmed, Vec::new(), Spans::Whole(base..base + text.len()))
+                    }
                 }
             }
             Err(_) => {
@@ -743,10 +745,23 @@ impl<'a> Ctx<'a> {
                             return self.object_from(Value::Object(map), shifted, false);
                         }
                         Value::String(s) if keeps_text => {
-                            return self.plain_text(s.trim(), shifted);
+                            return self.plain_text(
+                                s.trim(),
+                                shifted,
+                                Spans::Whole(base..base + text.len()),
+                            );
                         }
                         _ => {}
                     }
+                }
+                // `"main.go`: a string cut before its closing quote keeps its text.
+                if let Some(rest) = text.strip_prefix('"').filter(|r| !r.contains('"')) {
+                    let end = base + text.len();
+                    let cut = Repair {
+                        kind: RepairKind::Truncated,
+                        span: end..end,
+                    };
+                    return self.plain_text(rest.trim(), vec![cut], Spans::Whole(base..end));
                 }
                 self.plain(text, base, Vec::new())
             }
@@ -764,7 +779,7 @@ impl<'a> Ctx<'a> {
                     kind: RepairKind::StrippedFence,
                     span: base..base + text.len(),
                 };
-                return self.plain_text(inner, vec![fence]);
+                return self.plain_text(inner, vec![fence], Spans::Whole(base..base + text.len()));
             }
         }
         match crate::repair(text) {
@@ -786,7 +801,7 @@ impl<'a> Ctx<'a> {
                         kind: RepairKind::StrippedFence,
                         span: base..base + text.len(),
                     };
-                    self.plain_text(inner, vec![fence])
+                    self.plain_text(inner, vec![fence], Spans::Whole(base..base + text.len()))
                 }
                 _ => self.plain(text, base, Vec::new()),
             },
@@ -828,17 +843,33 @@ impl<'a> Ctx<'a> {
                 kind,
                 span: base..base + text.len(),
             });
-            return self.plain_text(inner.trim(), repairs);
+            return self.plain_text(inner.trim(), repairs, Spans::Whole(base..base + text.len()));
         }
-        self.plain_text(text, repairs)
+        self.plain_text(text, repairs, Spans::Offset(base))
     }
 
-    /// The last decisions: command, CLI text, wrap, or no object.
-    fn plain_text(&self, text: &str, repairs: Vec<Repair>) -> Result<Normalized, Error> {
+    /// The last decisions: command, embedded object, CLI text, wrap, or no object.
+    fn plain_text(
+        &self,
+        text: &str,
+        repairs: Vec<Repair>,
+        spans: Spans,
+    ) -> Result<Normalized, Error> {
         let field = self.primary_field();
         if let Some(field) = field.as_deref() {
             if is_command_field(field) {
                 return Ok(wrap(field, Value::String(text.to_owned()), repairs));
+            }
+        }
+        // Prose or reasoning around the arguments (`Here you go: {"file": "a.go"}`): taken
+        // when the object names one of the tool's fields, or when the tool has no primary
+        // field to wrap into. `x = {"a": 1}` for a code tool stays code.
+        if text.contains('{') {
+            if let Some(mut found) = self.embedded_object(text, field.is_none(), &spans) {
+                let mut all = repairs;
+                all.append(&mut found.repairs);
+                found.repairs = all;
+                return Ok(found);
             }
         }
         if looks_like_cli(text) {
@@ -856,6 +887,35 @@ impl<'a> Ctx<'a> {
                 preview(text)
             ))),
         }
+    }
+
+    /// The object the engine finds inside `text`, if it is one this tool would take.
+    fn embedded_object(&self, text: &str, any_object: bool, spans: &Spans) -> Option<Normalized> {
+        let repaired = crate::repair(text).ok()?;
+        let value = repaired_value(&repaired.text).ok()?;
+        let Value::Object(map) = &value else {
+            return None;
+        };
+        if map.is_empty() || !(any_object || self.has_known_key(&value)) {
+            return None;
+        }
+        let Value::Object(map) = value else {
+            return None;
+        };
+        let repairs = repaired
+            .repairs
+            .into_iter()
+            .map(|r| Repair {
+                kind: r.kind,
+                span: spans.map(r.span),
+            })
+            .collect();
+        Some(Normalized {
+            value: map,
+            strategy: Strategy::Repaired,
+            repairs,
+            quotes_folded: 0,
+        })
     }
 
     fn command_text(&self, text: &str) -> Result<Normalized, Error> {
@@ -998,6 +1058,23 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// Where the text being decided sits in the raw input, for repair spans.
+enum Spans {
+    /// It is the raw input from this byte offset on.
+    Offset(usize),
+    /// It was decoded (unquoted, unfenced): spans cover this range of the raw input.
+    Whole(std::ops::Range<usize>),
+}
+
+impl Spans {
+    fn map(&self, span: std::ops::Range<usize>) -> std::ops::Range<usize> {
+        match self {
+            Spans::Offset(base) => base + span.start..base + span.end,
+            Spans::Whole(range) => range.clone(),
+        }
+    }
+}
+
 fn offset_in(outer: &str, inner: &str) -> usize {
     (inner.as_ptr() as usize).saturating_sub(outer.as_ptr() as usize)
 }
@@ -1126,8 +1203,19 @@ fn strip_quotes(text: &str) -> Option<(&str, RepairKind)> {
         return None;
     }
     let inner = chars.as_str();
-    if inner.contains(|c: char| closers.contains(&c) || c == open) {
-        return None;
+    // An apostrophe between letters (`'it's'`) is content, not a closing quote.
+    let mut prev: Option<char> = None;
+    let mut it = inner.chars().peekable();
+    while let Some(c) = it.next() {
+        if closers.contains(&c) || c == open {
+            let apostrophe = matches!(c, '\'' | '\u{2019}')
+                && prev.is_some_and(char::is_alphanumeric)
+                && it.peek().is_some_and(|n| n.is_alphanumeric());
+            if !apostrophe {
+                return None;
+            }
+        }
+        prev = Some(c);
     }
     Some((inner, kind))
 }

@@ -566,3 +566,35 @@ fn cli_args_flag_and_positionals_merge() {
         Strategy::CliArgs,
     );
 }
+
+#[test]
+fn prose_around_arguments_and_cut_strings() {
+    check(
+        "read_file",
+        r#"Sure! Here: {"file": "a.go"} hope it helps"#,
+        json!({"file":"a.go"}),
+        Strategy::Repaired,
+    );
+    check(
+        "fs",
+        "<think>which file?</think>{\"cmd\": \"read\"}",
+        json!({"cmd":"read"}),
+        Strategy::Repaired,
+    );
+    // Code that contains an object literal stays code.
+    check(
+        "python",
+        r#"d = {"a": 1}"#,
+        json!({"code":"d = {\"a\": 1}"}),
+        Strategy::PlainWrap,
+    );
+    check(
+        "search_files",
+        "'it's'",
+        json!({"term":"it's"}),
+        Strategy::PlainWrap,
+    );
+    let n = run("read_file", "\"main.go");
+    assert_eq!(n.to_json_string(), r#"{"file":"main.go"}"#);
+    assert!(n.is_truncated());
+}
