@@ -892,6 +892,17 @@ impl<'a> Ctx<'a> {
     /// The object the engine finds inside `text`, if it is one this tool would take.
     fn embedded_object(&self, text: &str, any_object: bool, spans: &Spans) -> Option<Normalized> {
         let repaired = crate::repair(text).ok()?;
+        // `set {x} here` is prose with braces: an object the engine had to invent a colon
+        // or a value for is not one the model wrote.
+        let invented = repaired.repairs.iter().any(|r| {
+            matches!(
+                r.kind,
+                RepairKind::MissingColon | RepairKind::MissingValue | RepairKind::MissingOpener
+            )
+        });
+        if invented {
+            return None;
+        }
         let value = repaired_value(&repaired.text).ok()?;
         let Value::Object(map) = &value else {
             return None;

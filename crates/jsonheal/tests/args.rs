@@ -598,3 +598,15 @@ fn prose_around_arguments_and_cut_strings() {
     assert_eq!(n.to_json_string(), r#"{"file":"main.go"}"#);
     assert!(n.is_truncated());
 }
+
+#[test]
+fn braces_in_prose_are_not_objects() {
+    let err = normalize("mystery", "please set {x} here", &ArgsOptions::default()).unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::NotAnObject(_)), "{err}");
+    check(
+        "Glob",
+        "src/**/*.{ts,tsx}",
+        json!({"pattern":"src/**/*.{ts,tsx}"}),
+        Strategy::PlainWrap,
+    );
+}
