@@ -861,10 +861,12 @@ impl<'a> Ctx<'a> {
                 return Ok(wrap(field, Value::String(text.to_owned()), repairs));
             }
         }
-        // Prose or reasoning around the arguments (`Here you go: {"file": "a.go"}`): taken
+        // Prose or reasoning around the arguments (`Here you go: {"file": "a.go"}`), when
+        // the text is not a command line (`post --body '{"a": 1}'`): taken
         // when the object names one of the tool's fields, or when the tool has no primary
         // field to wrap into. `x = {"a": 1}` for a code tool stays code.
-        if text.contains('{') {
+        let cli = looks_like_cli(text);
+        if !cli && text.contains('{') {
             if let Some(mut found) = self.embedded_object(text, field.is_none(), &spans) {
                 let mut all = repairs;
                 all.append(&mut found.repairs);
@@ -872,7 +874,7 @@ impl<'a> Ctx<'a> {
                 return Ok(found);
             }
         }
-        if looks_like_cli(text) {
+        if cli {
             return Ok(self.cli(text, field.as_deref(), repairs));
         }
         match field {
