@@ -122,6 +122,16 @@ fn map_and_schema_files() {
                 {"name":"other","input_schema":{"type":"object","properties":{"q":{"type":"string"}}}}])
         .to_string(),
     );
+    let o = jsonheal(
+        &["args", "--tool", "nope", "--schema", def.to_str().unwrap()],
+        "a.go",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("defines no tool \"nope\""),
+        "{}",
+        stderr(&o)
+    );
     for schema in [&bare, &def, &list] {
         let o = jsonheal(
             &[

@@ -65,8 +65,16 @@ pub fn run(args: ArgsArgs) -> anyhow::Result<ExitCode> {
     let Some(tool) = args.tool.as_deref() else {
         bail!("--tool NAME is required (or use --jsonl with a \"tool\" on each line)");
     };
-    let raw = read_all(args.file.as_deref())?;
     let parameters = schemas.for_tool(tool, Some(tool));
+    if parameters.is_none() && !schemas.by_tool.is_empty() {
+        let mut names: Vec<&str> = schemas.by_tool.keys().map(String::as_str).collect();
+        names.sort_unstable();
+        bail!(
+            "the schema file defines no tool {tool:?} (it has: {})",
+            names.join(", ")
+        );
+    }
+    let raw = read_all(args.file.as_deref())?;
     match normalize_with(tool, &raw, &map, parameters, args.quotes) {
         Ok(n) => {
             if args.explain {
