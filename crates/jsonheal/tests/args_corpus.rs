@@ -22,6 +22,7 @@ fn corpus_is_at_least_98_percent_correct() {
     let text = include_str!("data/args_corpus.jsonl");
     let mut total = 0;
     let mut failures = Vec::new();
+    let mut generic_ok = 0;
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -33,6 +34,15 @@ fn corpus_is_at_least_98_percent_correct() {
             parameters: case.parameters.clone(),
             ..ArgsOptions::default()
         };
+        // The baseline: the generic repair engine alone, taken as right when it gives the
+        // expected object (or fails where an error is expected).
+        let generic = match (jsonheal::repair(&case.input), &case.expect) {
+            (Ok(r), Some(want)) => r.value().is_ok_and(|v| same(&v, want)),
+            (Ok(r), None) => !r.value().is_ok_and(|v| v.is_object()),
+            (Err(_), None) => true,
+            (Err(_), Some(_)) => false,
+        };
+        generic_ok += usize::from(generic);
         let got = normalize(&case.tool, &case.input, &opts);
         let verdict = match (&got, &case.expect) {
             (Ok(n), Some(want)) => {
@@ -72,6 +82,10 @@ fn corpus_is_at_least_98_percent_correct() {
     println!(
         "args corpus: {passed}/{total} correct ({:.1}%)",
         rate * 100.0
+    );
+    println!(
+        "baseline, jsonheal::repair alone: {generic_ok}/{total} ({:.1}%)",
+        generic_ok as f64 * 100.0 / total as f64
     );
     for f in &failures {
         println!("  FAIL {f}");
