@@ -133,6 +133,8 @@ pub struct Candidates<'t> {
     steps: VecDeque<Step>,
     /// Hashes of the values already given out, to list each value once.
     seen: Vec<u64>,
+    /// The JSON text of the first candidate given, hashed only if a second is asked for.
+    unhashed: Option<String>,
     given: usize,
 }
 
@@ -150,6 +152,8 @@ enum Step {
     Fence(usize),
     /// All the prose spans (run together: their order depends on which needed repairs).
     Spans,
+    /// The engine's reading of the whole answer, not run yet.
+    Repaired,
 }
 
 impl<'t> Candidates<'t> {
@@ -159,7 +163,14 @@ impl<'t> Candidates<'t> {
     pub fn new(text: &'t str) -> Candidates<'t> {
         let answer_start = answer_start(text);
         let fences = find_fences(&text[answer_start..], answer_start);
-        let whole = run_engine(text, answer_start..text.len());
+        // An answer that opens like a sentence is not a bare document: the engine's reading
+        // of it comes last, so it runs only if asked for.
+        let prose = opens_like_prose(&text[answer_start..]);
+        let whole = if prose {
+            None
+        } else {
+            run_engine(text, answer_start..text.len())
+        };
         let whole_is_bare = whole.as_ref().is_some_and(|(_, repairs)| {
             !repairs.iter().any(|r| {
                 matches!(
@@ -212,6 +223,9 @@ impl<'t> Candidates<'t> {
             steps.push_back(Step::Spans);
         }
         steps.extend(last.map(Step::Ready));
+        if prose {
+            steps.push_back(Step::Repaired);
+        }
         Candidates {
             text,
             answer_start,
@@ -219,6 +233,7 @@ impl<'t> Candidates<'t> {
             spans,
             steps,
             seen: Vec::new(),
+            unhashed: None,
             given: 0,
         }
     }
@@ -287,6 +302,18 @@ impl Iterator for Candidates<'_> {
                     Some(p) => p,
                     None => continue,
                 },
+                Step::Repaired => {
+                    let range = self.answer_start..self.text.len();
+                    match run_engine(self.text, range.clone()) {
+                        Some((json, repairs)) => Pending {
+                            source: CandidateSource::Repaired,
+                            span: range,
+                            json,
+                            repairs,
+                        },
+                        None => continue,
+                    }
+                }
                 Step::Spans => {
                     for p in self.spans().into_iter().rev() {
                         self.steps.push_front(Step::Ready(p));
@@ -294,14 +321,20 @@ impl Iterator for Candidates<'_> {
                     continue;
                 }
             };
-            let hash = json_hash(&pending.json);
-            if self.seen.contains(&hash) {
+            if let Some(first) = self.unhashed.take() {
+                self.seen.push(json_hash(&first));
+            }
+            let hash = (self.given > 0).then(|| json_hash(&pending.json));
+            if hash.is_some_and(|h| self.seen.contains(&h)) {
                 continue;
             }
             let Ok(value) = serde_json::from_str::<Value>(&pending.json) else {
                 continue;
             };
-            self.seen.push(hash);
+            match hash {
+                Some(h) => self.seen.push(h),
+                None => self.unhashed = Some(pending.json),
+            }
             self.given += 1;
             let mut repairs = pending.repairs;
             if self.answer_start > 0 {
@@ -341,6 +374,36 @@ fn run_engine(text: &str, range: Range<usize>) -> Option<(String, Vec<Repair>)> 
         })
         .collect();
     Some((repaired.text, repairs))
+}
+
+/// Whether `answer` starts like a sentence (`Sure! …`, `Here is …`) rather than like a
+/// document, even a broken one (`name: Ada, …`, `True`, `answer = {…}`).
+fn opens_like_prose(answer: &str) -> bool {
+    let trimmed = answer.trim_start();
+    let word_len = trimmed
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        .count();
+    if word_len == 0 || !trimmed.as_bytes()[0].is_ascii_alphabetic() {
+        return false;
+    }
+    let word = &trimmed[..word_len];
+    const LITERALS: &[&str] = &[
+        "true",
+        "false",
+        "null",
+        "none",
+        "nan",
+        "infinity",
+        "undefined",
+    ];
+    if LITERALS.iter().any(|l| word.eq_ignore_ascii_case(l)) {
+        return false;
+    }
+    matches!(
+        trimmed.as_bytes().get(word_len),
+        Some(b' ' | b'!' | b',' | b'.' | b'?' | b'\'')
+    )
 }
 
 /// A hash of JSON text without its insignificant whitespace, to tell candidates apart
@@ -393,35 +456,47 @@ const REASONING_CLOSERS: &[&str] = &["</think>", "</thinking>", "</reasoning>"];
 /// Where the answer starts: after the last closed reasoning block, then after the last line
 /// that starts with a "final answer" marker.
 fn answer_start(text: &str) -> usize {
-    // ASCII lowering keeps every byte offset.
-    let lower = text.to_ascii_lowercase();
-    let mut start = REASONING_CLOSERS
-        .iter()
-        .filter_map(|closer| lower.rfind(closer).map(|at| at + closer.len()))
-        .max()
-        .unwrap_or(0);
-    let marker = "final answer";
-    let mut search_end = lower.len();
-    while let Some(at) = lower[start..search_end].rfind(marker).map(|i| i + start) {
-        let line_start = lower[..at].rfind('\n').map_or(0, |i| i + 1);
-        let lead = &lower[line_start..at];
-        if lead
-            .chars()
-            .all(|c| matches!(c, ' ' | '\t' | '#' | '*' | '_' | '>'))
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    for at in memchr::memrchr_iter(b'<', bytes) {
+        let closer = REASONING_CLOSERS.iter().find(|c| {
+            bytes
+                .get(at..at + c.len())
+                .is_some_and(|s| s.eq_ignore_ascii_case(c.as_bytes()))
+        });
+        if let Some(closer) = closer {
+            start = at + closer.len();
+            break;
+        }
+    }
+    // The last line from there on that starts with the marker (after Markdown decoration).
+    let marker = b"final answer";
+    let mut line_end = bytes.len();
+    loop {
+        let line_start =
+            memchr::memrchr(b'\n', &bytes[start..line_end]).map_or(start, |i| start + i + 1);
+        let line = &bytes[line_start..line_end];
+        let lead = line
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t' | b'#' | b'*' | b'_' | b'>'))
+            .count();
+        if line
+            .get(lead..lead + marker.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(marker))
         {
-            let mut end = at + marker.len();
-            let bytes = lower.as_bytes();
+            let mut end = line_start + lead + marker.len();
             while end < bytes.len()
                 && matches!(bytes[end], b':' | b'*' | b'_' | b' ' | b'\t' | b'-')
             {
                 end += 1;
             }
-            start = end;
-            break;
+            return end;
         }
-        search_end = at;
+        if line_start == start {
+            return start;
+        }
+        line_end = line_start - 1;
     }
-    start
 }
 
 /// A fenced block of the reply.
@@ -588,6 +663,29 @@ mod tests {
         // "final answer" inside a value is not a marker.
         let t = "{\"t\": \"the final answer\"}";
         assert_eq!(answer_start(t), 0);
+    }
+
+    #[test]
+    fn tells_sentences_from_documents() {
+        for prose in [
+            "Sure! {",
+            "Here is the JSON:",
+            "I think, so",
+            "Okay. [",
+            "Don't",
+        ] {
+            assert!(opens_like_prose(prose), "{prose}");
+        }
+        for doc in [
+            "{\"a\":1}",
+            "name: Ada",
+            "True",
+            "None, 3",
+            "\"a\": 1}",
+            "x",
+        ] {
+            assert!(!opens_like_prose(doc), "{doc}");
+        }
     }
 
     #[test]
