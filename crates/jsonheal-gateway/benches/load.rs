@@ -52,6 +52,9 @@ fn schema_and_reply() -> (Value, String) {
                     "gamma",
                     "delta",
                     "epsilon",
+                    "zeta",
+                    "eta",
+                    "theta",
                     format!("item-{i}")
                 ]),
             ),

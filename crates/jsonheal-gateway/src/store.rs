@@ -355,6 +355,10 @@ fn check_name(name: &str) -> Result<(), StoreError> {
 const ACCOUNT_COLUMNS: &str = "a.id, a.name, a.auto_heal, a.max_attempts, a.created_at,
     (SELECT key_prefix FROM api_keys k WHERE k.account_id = a.id ORDER BY k.id DESC LIMIT 1)";
 
+const ACCOUNT_BY_ID: &str = "SELECT a.id, a.name, a.auto_heal, a.max_attempts, a.created_at,
+    (SELECT key_prefix FROM api_keys k WHERE k.account_id = a.id ORDER BY k.id DESC LIMIT 1)
+    FROM accounts a WHERE a.id = ?1";
+
 fn account_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Account> {
     Ok(Account {
         id: r.get(0)?,
@@ -500,12 +504,11 @@ impl Store for SqliteStore {
     fn authenticate(&self, key: &str) -> Result<Option<Account>, StoreError> {
         let hash = hash_key(key);
         let conn = self.reader();
+        // Cached statements: this runs on every request, and parsing the SQL each time
+        // costs more than the lookup.
         let found: Option<(Vec<u8>, i64)> = conn
-            .query_row(
-                "SELECT key_hash, account_id FROM api_keys WHERE key_hash = ?1",
-                [hash.as_slice()],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
+            .prepare_cached("SELECT key_hash, account_id FROM api_keys WHERE key_hash = ?1")?
+            .query_row([hash.as_slice()], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?;
         // The index lookup finds the row; the constant-time comparison is the check.
         let Some((stored, account_id)) = found else {
@@ -514,13 +517,9 @@ impl Store for SqliteStore {
         if !constant_time_eq(&stored, &hash) {
             return Ok(None);
         }
-        Ok(conn
-            .query_row(
-                &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = ?1"),
-                [account_id],
-                account_row,
-            )
-            .optional()?)
+        let mut stmt = conn.prepare_cached(ACCOUNT_BY_ID)?;
+        let account = stmt.query_row([account_id], account_row).optional()?;
+        Ok(account)
     }
 
     fn record_requests(&self, records: &[RequestRecord]) -> Result<(), StoreError> {
