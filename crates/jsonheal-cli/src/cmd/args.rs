@@ -31,7 +31,8 @@ pub struct ArgsArgs {
     /// of them (then each tool gets its own), is accepted too.
     #[arg(long, value_name = "FILE")]
     schema: Option<PathBuf>,
-    /// When typographic quotes inside string values are folded.
+    /// When typographic quotes inside string values are folded: `code` (when a path-like
+    /// argument names a code file), `always` or `never`.
     #[arg(long, value_name = "MODE", default_value = "code", value_parser = parse_quote_mode)]
     quotes: QuoteMode,
     /// Batch mode: input lines `{"id", "input", "tool"}`, output lines
