@@ -20,7 +20,10 @@ use std::time::{Duration, Instant};
 use jsonheal::{repair, Repaired};
 use proptest::prelude::*;
 use proptest::sample::Index;
-use proptest::test_runner::FileFailurePersistence;
+use proptest::test_runner::{FileFailurePersistence, RngSeed};
+
+/// The seed CI runs with (see `config`).
+const CI_SEED: u64 = 0x6A73_6F6E_6865_616C;
 use serde_json::Value;
 
 // ---------------------------------------------------------------------------------------
@@ -157,6 +160,8 @@ struct Slips {
     trailing_commas: bool,
     comments: bool,
     fenced: bool,
+    /// Separators written as a line break without the comma.
+    missing_commas: bool,
 }
 
 fn print_llm(v: &Json, s: Slips, out: &mut String) {
@@ -182,7 +187,7 @@ fn print_llm(v: &Json, s: Slips, out: &mut String) {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
-                    out.push_str(", ");
+                    out.push_str(if s.missing_commas { "\n" } else { ", " });
                 }
                 if s.comments && i == 1 {
                     out.push_str("// the next one\n");
@@ -198,10 +203,17 @@ fn print_llm(v: &Json, s: Slips, out: &mut String) {
             out.push('{');
             for (i, (k, item)) in members.iter().enumerate() {
                 if i > 0 {
-                    out.push_str(", ");
+                    out.push_str(if s.missing_commas { "\n" } else { ", " });
                 }
                 if s.comments && i == 1 {
-                    out.push_str("# a note\n");
+                    // KNOWN ENGINE BUG (`known_bug_hash_comment_after_missing_comma`): a `#`
+                    // comment after a string with no comma is swallowed into the string. Until
+                    // it is fixed, that combination uses `//` here; then drop the condition.
+                    out.push_str(if s.missing_commas {
+                        "// a note\n"
+                    } else {
+                        "# a note\n"
+                    });
                 }
                 if s.bare_keys && is_ident(k) {
                     out.push_str(k);
@@ -297,13 +309,14 @@ fn valid_text() -> impl Strategy<Value = String> {
 }
 
 fn slips() -> impl Strategy<Value = Slips> {
-    (any::<[bool; 6]>()).prop_map(|b| Slips {
+    (any::<[bool; 7]>()).prop_map(|b| Slips {
         single_quotes: b[0],
         bare_keys: b[1],
         python: b[2],
         trailing_commas: b[3],
         comments: b[4],
         fenced: b[5],
+        missing_commas: b[6],
     })
 }
 
@@ -445,12 +458,18 @@ fn check_result(
 
 fn config() -> ProptestConfig {
     // Cases come from PROPTEST_CASES (default 256). Failures are saved next to this file
-    // (`proptest_repair.regressions`) and replayed first on every later run.
-    ProptestConfig {
+    // (`proptest_repair.regressions`) and replayed first on every later run. Under CI the
+    // seed is fixed (unless PROPTEST_RNG_SEED says otherwise) so a run is reproducible;
+    // elsewhere each run explores new cases.
+    let mut config = ProptestConfig {
         max_shrink_iters: 4096,
         failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("regressions"))),
         ..ProptestConfig::default()
+    };
+    if std::env::var_os("CI").is_some() && std::env::var_os("PROPTEST_RNG_SEED").is_none() {
+        config.rng_seed = RngSeed::Fixed(CI_SEED);
     }
+    config
 }
 
 proptest! {
@@ -608,4 +627,53 @@ fn deep_valid_nesting_within_max_depth() {
         Some(true),
         "deep valid nesting must come back untouched"
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// Engine bugs these properties found, shrunk to minimal inputs. An open one is ignored until
+// the engine is fixed (`cargo test -p jsonheal --test proptest_repair -- --ignored` shows
+// it); then the `#[ignore]` goes and it stays as a regression test.
+
+/// The repaired value of `input`, as compact text (key order kept).
+fn repaired_value(input: &str) -> Option<String> {
+    let r = repair(input).ok()?;
+    serde_json::to_string(&r.value().ok()?).ok()
+}
+
+/// Found here (fixed in 77a0315): a truncated document's valid prefix kept its lone surrogate.
+#[test]
+fn regression_lone_surrogate_in_truncated_prefix() {
+    for input in [r#"["\uDC00","#, r#"["\ud800","#, r#"{"":null,"\uDC00":"","#] {
+        let r = repair(input).expect("a truncated document is completed");
+        assert!(
+            serde_json::from_str::<Value>(&r.text).is_ok(),
+            "{input:?} -> {:?} is not JSON",
+            r.text
+        );
+    }
+}
+
+/// Found here (fixed in dbb1dc5): after `X:` every backslash was kept, valid escapes too.
+#[test]
+fn regression_valid_escapes_after_a_drive_letter() {
+    // Each string is well delimited with valid escapes; the `None` forces the repair path.
+    for (input, want) in [
+        (r#"{"p": "C:\/x", "b": None}"#, r#"{"p":"C:/x","b":null}"#),
+        (r#"{"A:\/": None}"#, r#"{"A:/":null}"#),
+        (r#"{"p": "A:\u0041", "b": None}"#, r#"{"p":"A:A","b":null}"#),
+    ] {
+        assert_eq!(repaired_value(input).as_deref(), Some(want), "{input:?}");
+    }
+}
+
+#[test]
+#[ignore = "engine bug: a `#` comment after a string with no comma is swallowed into the string"]
+fn known_bug_hash_comment_after_missing_comma() {
+    for (input, want) in [
+        ("{\"a\": \"x\"\n# c\n\"b\": 1}", r#"{"a":"x","b":1}"#),
+        ("{'a': 'x'\n# c\n'b': 1}", r#"{"a":"x","b":1}"#),
+        ("[\"x\"\n# c\n\"y\"]", r#"["x","y"]"#),
+    ] {
+        assert_eq!(repaired_value(input).as_deref(), Some(want), "{input:?}");
+    }
 }
