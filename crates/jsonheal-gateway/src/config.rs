@@ -32,7 +32,7 @@ pub const UPSTREAM_PROVIDER: &str = "upstream";
 pub const UPSTREAM_KEY_ENV: &str = "JSONHEAL_UPSTREAM_API_KEY";
 
 /// One upstream OpenAI-compatible API.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Provider {
     /// The name used in `@name/model` routing.
     pub name: String,
@@ -44,6 +44,19 @@ pub struct Provider {
     pub api_key: Option<String>,
     /// Whether the provider understands `response_format: {type: "json_schema"}`.
     pub native_json_schema: bool,
+}
+
+impl std::fmt::Debug for Provider {
+    /// The API key is never printed.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Provider")
+            .field("name", &self.name)
+            .field("base_url", &self.base_url)
+            .field("api_key_env", &self.api_key_env)
+            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("native_json_schema", &self.native_json_schema)
+            .finish()
+    }
 }
 
 /// Upstream timeouts.
@@ -393,6 +406,10 @@ mod tests {
         assert_eq!(config.providers[0].base_url, "http://a.test/v1");
         assert_eq!(config.providers[0].api_key.as_deref(), Some("sk-a"));
         assert!(config.providers[0].native_json_schema);
+        assert!(
+            !format!("{config:?}").contains("sk-a"),
+            "keys are not printed"
+        );
         let (p, m) = config.route("@b/llama3").expect("routes");
         assert_eq!((p.name.as_str(), m), ("b", "llama3"));
         let (p, m) = config.route("gpt-4o").expect("routes");
