@@ -23,6 +23,8 @@ pub enum ApiError {
     Unauthorized(String),
     /// 404: no such route or record.
     NotFound(String),
+    /// 405: the route exists, the method does not.
+    MethodNotAllowed,
     /// The upstream answered 4xx: its status, body and `Retry-After` go to the client as
     /// they are.
     Upstream {
@@ -58,6 +60,7 @@ impl ApiError {
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Upstream { status, .. } => *status,
             ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
             ApiError::GatewayTimeout(_) => StatusCode::GATEWAY_TIMEOUT,
@@ -88,6 +91,12 @@ impl ApiError {
                 Some("invalid_api_key"),
             ),
             ApiError::NotFound(m) => (m.clone(), "invalid_request_error", None, Some("not_found")),
+            ApiError::MethodNotAllowed => (
+                "this endpoint does not accept that method".to_owned(),
+                "invalid_request_error",
+                None,
+                Some("method_not_allowed"),
+            ),
             ApiError::Upstream { status, body, .. } => {
                 // Only used where a passed-through error has to become a stream chunk.
                 let upstream: Option<Value> = serde_json::from_slice(body).ok();
@@ -125,6 +134,7 @@ impl ApiError {
             ApiError::PayloadTooLarge { .. } => "too_large",
             ApiError::Unauthorized(_) => "unauthorized",
             ApiError::NotFound(_) => "not_found",
+            ApiError::MethodNotAllowed => "method_not_allowed",
             ApiError::Upstream { .. } => "upstream_status",
             ApiError::BadGateway(_) => "bad_gateway",
             ApiError::GatewayTimeout(_) => "gateway_timeout",

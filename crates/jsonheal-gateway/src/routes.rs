@@ -22,6 +22,7 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
         .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         // The chat handler reads the body itself, against the configured limit, so that an
         // oversized body gets a 413 in OpenAI's error shape.
         .layer(DefaultBodyLimit::disable())
@@ -30,6 +31,10 @@ pub fn router(state: AppState) -> Router {
 
 async fn not_found() -> ApiError {
     ApiError::NotFound("no such endpoint".to_owned())
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::MethodNotAllowed
 }
 
 /// A fresh request id: `req_` and 24 hex digits.
@@ -161,7 +166,7 @@ async fn models(State(state): State<AppState>, headers: HeaderMap) -> Result<Res
 
 #[derive(Deserialize)]
 struct ListQuery {
-    limit: Option<u32>,
+    limit: Option<String>,
 }
 
 fn tool_call_json(r: &ToolCallRecord) -> Value {
@@ -184,7 +189,18 @@ async fn list_tool_calls(
     Query(q): Query<ListQuery>,
 ) -> Result<Response, ApiError> {
     let account = authenticate(&state, &headers).await?;
-    let limit = q.limit.unwrap_or(100).clamp(1, 1000);
+    let limit = match q.limit.as_deref() {
+        None => 100,
+        Some(text) => match text.parse::<u32>() {
+            Ok(n) if (1..=1000).contains(&n) => n,
+            _ => {
+                return Err(ApiError::invalid(
+                    format!("'limit' must be an integer from 1 to 1000, not {text:?}"),
+                    Some("limit"),
+                ))
+            }
+        },
+    };
     let records = blocking(&state, move |s| s.tool_calls(account.id, limit)).await?;
     let data: Vec<Value> = records.iter().map(tool_call_json).collect();
     Ok(Json(json!({"object": "list", "data": data})).into_response())

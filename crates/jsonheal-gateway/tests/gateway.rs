@@ -855,6 +855,14 @@ async fn bad_requests_are_400_or_413_naming_the_problem() {
     assert_eq!(up.calls(), 0);
     let resp = gw.get("/v1/nothing").send().await.unwrap();
     assert_eq!(resp.status(), 404);
+    let resp = gw.get("/v1/chat/completions").send().await.unwrap();
+    assert_eq!(resp.status(), 405);
+    let err: Value = resp.json().await.unwrap();
+    assert_eq!(err["error"]["code"], "method_not_allowed");
+    let resp = gw.get("/v1/tool_calls?limit=lots").send().await.unwrap();
+    assert_eq!(resp.status(), 400);
+    let err: Value = resp.json().await.unwrap();
+    assert_eq!(err["error"]["param"], "limit");
     gw.stop().await;
 }
 
