@@ -318,5 +318,5 @@ fn instructions_print_rules_and_schema() {
         out.contains("Always include these properties: name (string), age (integer)."),
         "{out}"
     );
-    assert!(out.contains("\"additionalProperties\": false"), "{out}");
+    assert!(out.contains("\"additionalProperties\":false"), "{out}");
 }

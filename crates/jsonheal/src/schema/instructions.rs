@@ -47,7 +47,8 @@ pub fn instructions(schema: &Schema) -> String {
         out.push_str("- Do not add properties the schema does not list.\n");
     }
     out.push_str("JSON Schema:\n");
-    out.push_str(&serde_json::to_string_pretty(raw).unwrap_or_else(|_| raw.to_string()));
+    // Compact: a pretty-printed schema costs the model several times the tokens.
+    out.push_str(&raw.to_string());
     out.push('\n');
     out
 }
