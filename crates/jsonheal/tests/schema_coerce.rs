@@ -354,3 +354,46 @@ fn deep_values_do_not_overflow() {
     // Dropping a deep value recurses in serde_json; leak it rather than test serde_json.
     std::mem::forget(v);
 }
+
+#[test]
+fn one_of_with_ref_branches() {
+    let s = schema(json!({
+        "$defs": {
+            "circle": {"type": "object", "required": ["kind", "r"], "additionalProperties": false,
+                       "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}}},
+            "square": {"type": "object", "required": ["kind", "side"], "additionalProperties": false,
+                       "properties": {"kind": {"const": "square"}, "side": {"type": "number"}}}
+        },
+        "type": "array",
+        "items": {"oneOf": [{"$ref": "#/$defs/circle"}, {"$ref": "#/$defs/square"}]}
+    }));
+    let mut v = json!([{"kind": "Square", "side": "2"}, {"kind": "circle", "r": 1}]);
+    let log = coerce(&mut v, &s, &CoerceOptions::default());
+    assert_eq!(
+        v,
+        json!([{"kind": "square", "side": 2}, {"kind": "circle", "r": 1}]),
+        "{log:?}"
+    );
+    assert!(s.is_valid(&v));
+    let paths: Vec<&str> = log.iter().map(|c| c.path.as_str()).collect();
+    assert_eq!(paths, vec!["/0/kind", "/0/side"]);
+}
+
+#[test]
+fn strict_mode_style_nullable_fields() {
+    // OpenAI strict structured outputs: every property required, optional ones nullable.
+    let s = schema(json!({
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["city", "zip", "note"],
+        "properties": {
+            "city": {"type": "string"},
+            "zip": {"type": ["string", "null"]},
+            "note": {"anyOf": [{"type": "string"}, {"type": "null"}]}
+        }
+    }));
+    let mut v = json!({"city": "Paris", "zip": 75001});
+    coerce(&mut v, &s, &CoerceOptions::default());
+    assert_eq!(v, json!({"city": "Paris", "zip": "75001", "note": null}));
+    assert!(s.is_valid(&v));
+}
