@@ -667,8 +667,8 @@ fn regression_valid_escapes_after_a_drive_letter() {
 }
 
 #[test]
-#[ignore = "engine bug: a `#` comment after a string with no comma is swallowed into the string"]
-fn known_bug_hash_comment_after_missing_comma() {
+
+fn regression_hash_comment_after_missing_comma() {
     for (input, want) in [
         ("{\"a\": \"x\"\n# c\n\"b\": 1}", r#"{"a":"x","b":1}"#),
         ("{'a': 'x'\n# c\n'b': 1}", r#"{"a":"x","b":1}"#),

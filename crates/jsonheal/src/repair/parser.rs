@@ -608,7 +608,10 @@ impl<'a> Parser<'a> {
                 i = line_end;
                 continue;
             }
-            if (c == b'{' || c == b'[') && (at_text_start || self.plausible_container(i)) {
+            // Inside a code fence a bracket is trusted: the fence says code follows.
+            if (c == b'{' || c == b'[')
+                && (at_text_start || self.in_fence || self.plausible_container(i))
+            {
                 self.flush_skipped(&mut skipped_from, i);
                 return Ok(Some(Start::At(i)));
             }
@@ -696,12 +699,14 @@ impl<'a> Parser<'a> {
                 if object {
                     b.get(k) == Some(&b':')
                 } else {
-                    let word = &b[j..k];
-                    let word = word.strip_suffix(b" ").unwrap_or(word);
-                    matches!(
-                        word,
-                        b"true" | b"false" | b"null" | b"True" | b"False" | b"None"
-                    ) && matches!(b.get(k), Some(b',' | b']'))
+                    // `[null, …]` or `[True\n…`: a literal, then a separator or a line end.
+                    let mut w = j;
+                    while w < limit && b[w].is_ascii_alphabetic() {
+                        w += 1;
+                    }
+                    literal_word(&b[j..w]).is_some()
+                        && b.get(w)
+                            .is_none_or(|&n| is_ws(n) || matches!(n, b',' | b']'))
                 }
             }
             _ => false,
@@ -1819,7 +1824,7 @@ impl<'a> Parser<'a> {
                     return StrEnd::Close;
                 }
             }
-            b'/' if matches!(b.get(j + 1), Some(b'/' | b'*')) && j > after => return StrEnd::Close,
+            b'/' | b'#' if j > after && self.comment_at(j) => return StrEnd::Close,
             b'`' if self.starts_with(j, b"```") => return StrEnd::Close,
             b',' | b';' => {
                 if !in_object {
