@@ -34,12 +34,8 @@ fn jsonheal(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    // The command may exit before reading (a bad schema): a closed pipe is fine.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
     child.wait_with_output().unwrap()
 }
 
@@ -319,4 +315,21 @@ fn instructions_print_rules_and_schema() {
         "{out}"
     );
     assert!(out.contains("\"additionalProperties\":false"), "{out}");
+}
+
+#[test]
+fn errors_stay_one_a_line() {
+    let schema = file(
+        "s9.json",
+        r#"{"properties": {"a": {}}, "additionalProperties": false}"#,
+    );
+    let o = jsonheal(
+        &["validate", "--schema", schema.to_str().unwrap()],
+        "{\"x\\ny\": 1}",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "/x\\ny: property \"x\\ny\" is not allowed (allowed: \"a\")\n"
+    );
 }

@@ -434,3 +434,22 @@ fn big_numbers_keep_their_precision() {
     let big: Value = serde_json::from_str("123456789012345678901234567890").unwrap();
     assert!(s.is_valid(&big));
 }
+
+#[test]
+fn additional_properties_false_alone_names_each_property() {
+    let s = schema(
+        json!({"type": "object", "properties": {"o": {"type": "object", "additionalProperties": false}}}),
+    );
+    let v = s.validate(&json!({"o": {"x": 1, "y": {"z": 2}}}));
+    let got: Vec<(&str, &str)> = v
+        .iter()
+        .map(|v| (v.path.as_str(), v.message.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("/o/x", r#"property "x" is not allowed"#),
+            ("/o/y", r#"property "y" is not allowed"#)
+        ]
+    );
+}

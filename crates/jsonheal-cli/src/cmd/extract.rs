@@ -169,12 +169,27 @@ pub(crate) fn violation_json(v: &Violation) -> Value {
 pub(crate) fn print_errors(errors: &[Value]) {
     for e in errors {
         let message = e.get("message").and_then(Value::as_str).unwrap_or("error");
+        // One error a line, whatever the keys hold.
+        let message = one_line(message);
         match e.get("path").and_then(Value::as_str) {
             Some("") => eprintln!("/: {message}"),
-            Some(path) => eprintln!("{path}: {message}"),
+            Some(path) => eprintln!("{}: {message}", one_line(path)),
             None => eprintln!("jsonheal: {message}"),
         }
     }
+}
+
+/// Control characters escaped (`\n` → `\\n`), everything else as it is.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 pub(crate) fn write_json(out: &mut impl Write, value: &Value, pretty: bool) -> anyhow::Result<()> {

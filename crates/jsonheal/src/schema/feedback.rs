@@ -40,7 +40,11 @@ fn invalid(violations: &[Violation]) -> String {
     let mut lines: Vec<String> = Vec::new();
     for v in violations {
         let line = render::cut_chars(
-            &format!("- {}: {}", render::display_path(&v.path), v.message),
+            &one_line(&format!(
+                "- {}: {}",
+                render::display_path(&v.path),
+                v.message
+            )),
             MAX_LINE_CHARS,
         );
         if !lines.contains(&line) {
@@ -74,6 +78,23 @@ fn invalid(violations: &[Violation]) -> String {
     out.push('\n');
     out.push_str(INVALID_TAIL);
     out
+}
+
+/// Control characters (a newline in a key, say) escaped, so that text from the reply can
+/// never start a line of its own in the message.
+fn one_line(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_owned();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 fn omitted_line(n: usize) -> String {

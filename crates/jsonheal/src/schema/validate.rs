@@ -61,7 +61,7 @@ pub(crate) fn violations(
 ) -> Vec<Violation> {
     let mut out = Vec::new();
     for error in validator.iter_errors(value) {
-        convert(&error, root, &mut out);
+        convert(&error, root, value, &mut out);
         if out.len() >= MAX_VIOLATIONS {
             out.truncate(MAX_VIOLATIONS);
             break;
@@ -76,7 +76,12 @@ fn parent_schema<'a>(root: &'a Value, schema_path: &str) -> Option<&'a Value> {
     root.pointer(parent)
 }
 
-fn convert(error: &jsonschema::ValidationError<'_>, root: &Value, out: &mut Vec<Violation>) {
+fn convert(
+    error: &jsonschema::ValidationError<'_>,
+    root: &Value,
+    instance_root: &Value,
+    out: &mut Vec<Violation>,
+) {
     let path = error.instance_path().as_str().to_owned();
     let schema_path = error.schema_path().as_str();
     let instance: &Value = error.instance();
@@ -228,6 +233,44 @@ fn convert(error: &jsonschema::ValidationError<'_>, root: &Value, out: &mut Vec<
             "a value matching exactly one alternative of `oneOf`".to_owned(),
             format!("{found}, which matches several"),
         ),
+        ValidationErrorKind::FalseSchema if schema_path.ends_with("/additionalProperties") => {
+            // `additionalProperties: false` with no `properties` beside it comes back as one
+            // error at the object; name every property that is not allowed.
+            let declared = parent_schema(root, schema_path).and_then(|s| s.get("properties"));
+            let patterns = parent_schema(root, schema_path)
+                .is_some_and(|s| s.get("patternProperties").is_some());
+            // With `patternProperties` the allowed names are patterns: do not guess.
+            let object = instance_root
+                .pointer(&path)
+                .and_then(Value::as_object)
+                .filter(|_| !patterns);
+            let Some(object) = object else {
+                out.push(Violation::new(
+                    path,
+                    keyword,
+                    "no value here".to_owned(),
+                    found,
+                ));
+                return;
+            };
+            for name in object.keys() {
+                if declared.is_some_and(|d| d.get(name).is_some()) {
+                    continue;
+                }
+                let quoted = render::quote(name);
+                let mut v = Violation::new(
+                    render::child(&path, name),
+                    "additionalProperties",
+                    "no other properties".to_owned(),
+                    format!("property {quoted}"),
+                );
+                v.message = format!("property {quoted} is not allowed");
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+            return;
+        }
         ValidationErrorKind::FalseSchema => {
             Violation::new(path, keyword, "no value here".to_owned(), found)
         }
