@@ -422,7 +422,7 @@ async fn streamed_healing_sends_keepalives_while_attempts_run() {
     let up = upstream().await;
     let gw = gateway(&up.url, |c| c.keepalive = Duration::from_millis(100)).await;
     up.push(Reply::Delay(
-        Duration::from_millis(700),
+        Duration::from_millis(1000),
         Box::new(ok("{\"name\": \"Ada\", \"age\": 36}")),
     ));
     let mut req = heal_request(person_schema());
@@ -966,7 +966,15 @@ async fn shutdown_finishes_in_flight_requests_and_writes_the_request_log() {
     ));
     let req = gw.post(&json!({"model": "m", "prompt": "x"}));
     let in_flight = tokio::spawn(async move { req.send().await });
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Stop only once the request is in flight (it reached the upstream).
+    let waiting = std::time::Instant::now();
+    while up.calls() == 0 {
+        assert!(
+            waiting.elapsed() < Duration::from_secs(30),
+            "the request never arrived"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     let store = std::sync::Arc::clone(&gw.store);
     gw.stop().await;
     let resp = in_flight.await.unwrap().unwrap();
