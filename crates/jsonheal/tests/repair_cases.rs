@@ -719,3 +719,17 @@ fn strings_that_lost_their_closing_quote() {
         ],
     );
 }
+
+#[test]
+fn arithmetic_after_a_number_is_one_bare_value() {
+    run(
+        "unquoted string values",
+        &[
+            ("{expression: 3 * 7}", r#"{"expression":"3 * 7"}"#),
+            ("{\"a\": 10 - 2, \"b\": 1}", r#"{"a":"10 - 2","b":1}"#),
+            ("{\"size\": 1920 x 1080}", r#"{"size":"1920 x 1080"}"#),
+            ("[1 -2]", "[1,-2]"),
+            ("{\"a\": 5 // c\n}", r#"{"a":5}"#),
+        ],
+    );
+}

@@ -1089,7 +1089,7 @@ impl<'a> Parser<'a> {
         if matches!(b[start], b'-' | b'+' | b'.' | b'0'..=b'9') {
             let end = scan_number(b, start, self.end);
             let next = self.byte(end);
-            if end > start && self.ends_token(next) {
+            if end > start && self.ends_token(next) && !self.operator_follows(end) {
                 self.pos = end;
                 self.write_number(start, end);
                 return Ok(false);
@@ -1113,6 +1113,30 @@ impl<'a> Parser<'a> {
         let at_end = end >= self.end && self.end == self.src.len();
         self.write_bare(tok, start..tok_end, at_end)?;
         Ok(false)
+    }
+
+    /// `3 * 7`, `10 - 2`: an arithmetic operator after a number on the same line makes the
+    /// whole expression one bare value rather than a number and garbage.
+    fn operator_follows(&self, end: usize) -> bool {
+        let b = self.src;
+        let limit = (end + LOOKAHEAD).min(self.end);
+        let mut k = end;
+        while k < limit && matches!(b[k], b' ' | b'\t') {
+            k += 1;
+        }
+        if k == end || k >= limit {
+            return false;
+        }
+        match b[k] {
+            // `1 -2` is two numbers with a comma missing; `1 - 2` is an expression.
+            b'+' | b'-' => b.get(k + 1) == Some(&b' '),
+            b'*' | b'%' | b'^' | b'=' | b'<' | b'>' | b'&' | b'|' | b'x' => {
+                // An operator, then a space or a digit: an expression.
+                matches!(b.get(k + 1), Some(b' ' | b'0'..=b'9' | b'('))
+            }
+            b'/' => !self.comment_at(k),
+            _ => false,
+        }
     }
 
     /// After an unusable byte where a value was due: drop the element, or null the member.
