@@ -161,6 +161,9 @@ pub struct Settings {
     /// `--upstream URL`: one provider named `upstream`, made the default.
     #[serde(skip)]
     pub upstream: Option<String>,
+    /// Whether the `--upstream` provider understands `response_format` `json_schema`.
+    #[serde(skip)]
+    pub upstream_native_json_schema: Option<bool>,
 }
 
 /// The `[timeouts]` table.
@@ -208,6 +211,10 @@ impl Settings {
             },
             providers: Vec::new(),
             upstream: get("JSONHEAL_UPSTREAM"),
+            upstream_native_json_schema: parse_bool_env(
+                &get,
+                "JSONHEAL_UPSTREAM_NATIVE_JSON_SCHEMA",
+            )?,
         })
     }
 
@@ -230,6 +237,7 @@ impl Settings {
         take!(timeouts.connect_secs);
         take!(timeouts.request_secs);
         take!(upstream);
+        take!(upstream_native_json_schema);
         if !over.providers.is_empty() {
             self.providers = over.providers;
         }
@@ -262,7 +270,7 @@ impl Settings {
                 UPSTREAM_PROVIDER.to_owned(),
                 &url,
                 Some(UPSTREAM_KEY_ENV.to_owned()),
-                false,
+                self.upstream_native_json_schema.unwrap_or(false),
                 env,
             )?);
             default_provider = Some(UPSTREAM_PROVIDER.to_owned());
@@ -436,6 +444,15 @@ mod tests {
         assert_eq!(config.default_provider, UPSTREAM_PROVIDER);
         assert_eq!(config.providers[0].api_key.as_deref(), Some("sk-up"));
         assert!(config.auth);
+        assert!(!config.providers[0].native_json_schema);
+        let config = Settings {
+            upstream: Some("http://localhost:8000/v1".to_owned()),
+            upstream_native_json_schema: Some(true),
+            ..Settings::default()
+        }
+        .resolve(&env)
+        .expect("resolves");
+        assert!(config.providers[0].native_json_schema);
     }
 
     #[test]

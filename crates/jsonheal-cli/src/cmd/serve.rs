@@ -15,6 +15,10 @@ pub struct ServeArgs {
     /// provider; its key, if any, comes from `JSONHEAL_UPSTREAM_API_KEY`.
     #[arg(long)]
     upstream: Option<String>,
+    /// The `--upstream` provider understands `response_format` `json_schema` (OpenAI, vLLM):
+    /// forward it natively on the first attempt.
+    #[arg(long, requires = "upstream")]
+    native_json_schema: bool,
     /// Address to listen on (default 127.0.0.1:8080).
     #[arg(long)]
     listen: Option<String>,
@@ -45,6 +49,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     };
     let flags = Settings {
         upstream: args.upstream,
+        upstream_native_json_schema: args.native_json_schema.then_some(true),
         listen: args.listen,
         database: args.db,
         no_auth: args.no_auth.then_some(true),
