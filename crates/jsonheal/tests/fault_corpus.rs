@@ -177,7 +177,7 @@ impl Writer<'_> {
         }
     }
 
-    fn string(&mut self, s: &str, is_key: bool) {
+    fn string(&mut self, s: &str) {
         let st = self.style;
         if st.smart_quotes && !s.contains(['“', '”']) {
             self.out.push('“');
@@ -187,11 +187,7 @@ impl Writer<'_> {
         }
         let quote = if st.single_quotes { '\'' } else { '"' };
         self.out.push(quote);
-        if is_key {
-            self.escaped(s, quote);
-        } else {
-            self.escaped(s, quote);
-        }
+        self.escaped(s, quote);
         self.out.push(quote);
     }
 
@@ -223,7 +219,7 @@ impl Writer<'_> {
                 (false, false) => "false",
             }),
             Value::Number(n) => self.out.push_str(&n.to_string()),
-            Value::String(s) => self.string(s, false),
+            Value::String(s) => self.string(s),
             Value::Array(items) => {
                 self.out.push('[');
                 if !items.is_empty() {
@@ -255,7 +251,7 @@ impl Writer<'_> {
                     if st.unquoted_keys {
                         self.out.push_str(k);
                     } else {
-                        self.string(k, true);
+                        self.string(k);
                     }
                     self.out.push_str(": ");
                     self.value(v, depth + 1);
