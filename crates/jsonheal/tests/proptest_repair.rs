@@ -206,14 +206,7 @@ fn print_llm(v: &Json, s: Slips, out: &mut String) {
                     out.push_str(if s.missing_commas { "\n" } else { ", " });
                 }
                 if s.comments && i == 1 {
-                    // KNOWN ENGINE BUG (`known_bug_hash_comment_after_missing_comma`): a `#`
-                    // comment after a string with no comma is swallowed into the string. Until
-                    // it is fixed, that combination uses `//` here; then drop the condition.
-                    out.push_str(if s.missing_commas {
-                        "// a note\n"
-                    } else {
-                        "# a note\n"
-                    });
+                    out.push_str("# a note\n");
                 }
                 if s.bare_keys && is_ident(k) {
                     out.push_str(k);
@@ -666,13 +659,29 @@ fn regression_valid_escapes_after_a_drive_letter() {
     }
 }
 
+/// Found here (fixed in 9c60118): a `#` comment after a string with no comma was swallowed
+/// into the string.
 #[test]
-
 fn regression_hash_comment_after_missing_comma() {
     for (input, want) in [
         ("{\"a\": \"x\"\n# c\n\"b\": 1}", r#"{"a":"x","b":1}"#),
         ("{'a': 'x'\n# c\n'b': 1}", r#"{"a":"x","b":1}"#),
         ("[\"x\"\n# c\n\"y\"]", r#"["x","y"]"#),
+    ] {
+        assert_eq!(repaired_value(input).as_deref(), Some(want), "{input:?}");
+    }
+}
+
+/// Found here (fixed in 9c60118): prose, then a fence around an array of literals with a
+/// missing comma, was "no JSON found".
+#[test]
+fn regression_fenced_literals_with_missing_comma_after_prose() {
+    for (input, want) in [
+        ("Here:\n```json\n[null null]\n```", "[null,null]"),
+        (
+            "Here is the JSON:\n```\n[true\nfalse]\n```\nAnything else?",
+            "[true,false]",
+        ),
     ] {
         assert_eq!(repaired_value(input).as_deref(), Some(want), "{input:?}");
     }
