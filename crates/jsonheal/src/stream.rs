@@ -265,29 +265,37 @@ enum Comment {
     Block,
 }
 
-/// One node of the partial value tree (an arena, so appending is O(1) at any depth).
-#[derive(Debug)]
-enum Node {
+/// What a node is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
     Null,
     Bool(bool),
-    Num(Number),
-    Str(String),
-    Arr(Vec<usize>),
-    Obj(Vec<(String, usize)>),
+    /// Its JSON text is the node's `text`.
+    Num,
+    /// Its content is the node's `text`.
+    Str,
+    Arr,
+    Obj,
 }
 
-impl Node {
-    /// The node as it is when it appears (containers are empty then).
-    fn shown(&self) -> Value {
-        match self {
-            Node::Null => Value::Null,
-            Node::Bool(b) => Value::Bool(*b),
-            Node::Num(n) => Value::Number(n.clone()),
-            Node::Str(s) => Value::String(s.clone()),
-            Node::Arr(_) => Value::Array(Vec::new()),
-            Node::Obj(_) => Value::Object(Map::new()),
-        }
-    }
+/// No node (an end of a sibling list).
+const NONE: usize = usize::MAX;
+
+/// One node of the partial value tree. Text (string content, number, member key) lives in
+/// the parser's shared `arena` and children are linked, so building the tree allocates
+/// next to nothing per value, and appending to a string is O(1) at any depth.
+#[derive(Debug, Clone)]
+struct Node {
+    kind: Kind,
+    /// String content or number text: `arena[text.0..text.1]`.
+    text: (usize, usize),
+    /// An object member's key: `arena[key.0..key.1]`.
+    key: (usize, usize),
+    first: usize,
+    last: usize,
+    next: usize,
+    /// How many children.
+    len: usize,
 }
 
 /// An open container.
@@ -298,8 +306,6 @@ struct Frame {
     /// Hashes of the keys of a wide object (small ones are scanned): a duplicate key
     /// freezes the stream (the one-shot engine's policy decides which value wins).
     key_hashes: Option<HashSet<u64>>,
-    /// Elements in this array.
-    len: usize,
     /// Length of `Parser::ptr` before this container's own segment was added.
     ptr_len: usize,
 }
@@ -329,17 +335,19 @@ struct Parser {
     comment: Option<Comment>,
     stack: Vec<Frame>,
     nodes: Vec<Node>,
+    /// The text of all nodes, back to back (see `Node`). Only the string being read grows
+    /// in place: nothing else is written while it is open.
+    arena: String,
     /// JSON pointer of the innermost open container.
     ptr: String,
-    /// The key being read.
+    /// The key being read, or complete and waiting for its value (`pending_key`).
     key: String,
-    /// A complete key whose value has not appeared yet.
-    pending_key: Option<String>,
-    /// A number or literal waiting for `,` `}` or `]`.
-    pending: Option<Node>,
+    pending_key: bool,
+    /// A number or literal waiting for `,` `}` or `]` (a number's text is in `word`).
+    pending: Option<Kind>,
     /// The bare word being read.
     word: String,
-    /// The string value being read: its node and (when events are tracked) its pointer.
+    /// The string value being read: its node and, once an event needed it, its pointer.
     current: usize,
     current_path: Option<String>,
     /// Whether the string value being read is an object member's (see `content`).
@@ -379,9 +387,10 @@ impl Parser {
             comment: None,
             stack: Vec::new(),
             nodes: Vec::new(),
+            arena: String::new(),
             ptr: String::new(),
             key: String::new(),
-            pending_key: None,
+            pending_key: false,
             pending: None,
             word: String::new(),
             current: 0,
@@ -445,17 +454,16 @@ impl Parser {
 
     /// How many members or elements the innermost container has.
     fn open_len(&self) -> usize {
-        match self.stack.last().and_then(|f| self.nodes.get(f.node)) {
-            Some(Node::Obj(members)) => members.len(),
-            Some(Node::Arr(items)) => items.len(),
-            _ => 0,
-        }
+        self.stack
+            .last()
+            .and_then(|f| self.nodes.get(f.node))
+            .map_or(0, |n| n.len)
     }
 
     fn freeze(&mut self) -> Step {
         self.mode = Mode::Frozen;
         self.pending = None;
-        self.pending_key = None;
+        self.pending_key = false;
         self.comment = None;
         self.held.clear();
         self.string_end = None;
@@ -918,100 +926,152 @@ impl Parser {
 
     // ----- the tree ---------------------------------------------------------------------
 
-    /// Record a completed key in the innermost object; false for a duplicate.
+    /// Record the key just read as complete (it waits in `key` for its value); false for a
+    /// duplicate in the innermost object.
     fn complete_key(&mut self) -> bool {
         /// Objects up to this wide are scanned for a duplicate; wider ones keep hashes.
         const SCAN: usize = 16;
-        let key = std::mem::take(&mut self.key);
         let Some(frame) = self.stack.last_mut().filter(|f| f.object) else {
             return false;
         };
-        let Some(Node::Obj(members)) = self.nodes.get(frame.node) else {
+        let Some(object) = self.nodes.get(frame.node) else {
             return false;
         };
-        let seen = |members: &Vec<(String, usize)>| members.iter().any(|(k, _)| *k == key);
-        if members.len() < SCAN {
-            if seen(members) {
+        let (nodes, arena, key) = (&self.nodes, &self.arena, self.key.as_str());
+        let keys = || {
+            let mut at = object.first;
+            std::iter::from_fn(move || {
+                let node = nodes.get(at)?;
+                at = node.next;
+                arena.get(node.key.0..node.key.1)
+            })
+        };
+        if object.len < SCAN {
+            if keys().any(|k| k == key) {
                 return false;
             }
         } else {
             let hashes = frame
                 .key_hashes
-                .get_or_insert_with(|| members.iter().map(|(k, _)| fnv1a(k)).collect());
+                .get_or_insert_with(|| keys().map(fnv1a).collect());
             // A hash seen before is confirmed by a scan: collisions are rare.
-            if !hashes.insert(fnv1a(&key)) && seen(members) {
+            if !hashes.insert(fnv1a(key)) && keys().any(|k| k == key) {
                 return false;
             }
         }
-        self.pending_key = Some(key);
+        self.pending_key = true;
         true
     }
 
-    /// Put `node` into the innermost container (or make it the root) and record the event.
-    /// Returns its id and, when events are tracked, its pointer; `None` when there is no
-    /// place for it (which the modes rule out).
-    fn attach(&mut self, node: Node) -> Option<(usize, Option<String>)> {
+    /// Put a new node of `kind` with `text` into the innermost container (or make it the
+    /// root) and record the event. Returns its id, or `None` when there is no place for it
+    /// (which the modes rule out).
+    fn attach(&mut self, kind: Kind, text: &str) -> Option<usize> {
         let id = self.nodes.len();
-        let mut path = self.track_events.then(|| self.ptr.clone());
-        match self.stack.last_mut() {
+        let mut node = Node {
+            kind,
+            text: (0, 0),
+            key: (0, 0),
+            first: NONE,
+            last: NONE,
+            next: NONE,
+            len: 0,
+        };
+        match self.stack.last() {
             None if self.nodes.is_empty() => {}
             None => return None,
             Some(frame) => {
-                let parent = self.nodes.get_mut(frame.node);
+                let parent = frame.node;
                 if frame.object {
-                    let key = self.pending_key.take()?;
-                    if let Some(p) = &mut path {
-                        push_segment(p, &key);
+                    if !std::mem::take(&mut self.pending_key) {
+                        return None;
                     }
-                    match parent {
-                        Some(Node::Obj(members)) => members.push((key, id)),
-                        _ => return None,
-                    }
-                } else {
-                    match parent {
-                        Some(Node::Arr(items)) => items.push(id),
-                        _ => return None,
-                    }
-                    if let Some(p) = &mut path {
-                        push_index(p, frame.len);
-                    }
-                    frame.len += 1;
+                    let start = self.arena.len();
+                    self.arena.push_str(&self.key);
+                    node.key = (start, self.arena.len());
                 }
+                let last = self.nodes.get(parent)?.last;
+                match self.nodes.get_mut(last) {
+                    Some(prev) => prev.next = id,
+                    None => self.nodes.get_mut(parent)?.first = id,
+                }
+                let parent = self.nodes.get_mut(parent)?;
+                parent.last = id;
+                parent.len += 1;
             }
         }
-        if let Some(p) = &path {
-            self.events.push(Event {
-                path: p.clone(),
-                op: Op::Set(node.shown()),
-            });
-            self.last_append = matches!(node, Node::Str(_)).then_some(id);
-        }
+        let start = self.arena.len();
+        self.arena.push_str(text);
+        node.text = (start, self.arena.len());
         self.nodes.push(node);
         self.revision += 1;
-        Some((id, path))
+        if self.track_events {
+            let mut path = String::with_capacity(self.ptr.len() + 1 + self.key.len());
+            path.push_str(&self.ptr);
+            self.push_last_segment(&mut path);
+            let value = self.shown(id);
+            self.events.push(Event {
+                path,
+                op: Op::Set(value),
+            });
+            self.last_append = (kind == Kind::Str).then_some(id);
+        }
+        Some(id)
+    }
+
+    /// Append the pointer segment of the innermost container's last child (the node just
+    /// attached, or the string being read) to `path`; nothing for the root.
+    fn push_last_segment(&self, path: &mut String) {
+        let Some(frame) = self.stack.last() else {
+            return;
+        };
+        let Some(parent) = self.nodes.get(frame.node) else {
+            return;
+        };
+        if frame.object {
+            let key = self.nodes.get(parent.last).map_or((0, 0), |n| n.key);
+            push_segment(path, self.arena.get(key.0..key.1).unwrap_or_default());
+        } else {
+            push_index(path, parent.len.saturating_sub(1));
+        }
+    }
+
+    /// Node `id` as it is when it appears (containers are empty then).
+    fn shown(&self, id: usize) -> Value {
+        let Some(node) = self.nodes.get(id) else {
+            return Value::Null;
+        };
+        let text = self.arena.get(node.text.0..node.text.1).unwrap_or_default();
+        match node.kind {
+            Kind::Null => Value::Null,
+            Kind::Bool(b) => Value::Bool(b),
+            // Deserialized exactly as within a whole document, so the number equals the one
+            // in the final value; the text is valid JSON number grammar, so this succeeds.
+            Kind::Num => number(text),
+            Kind::Str => Value::String(text.to_owned()),
+            Kind::Arr => Value::Array(Vec::new()),
+            Kind::Obj => Value::Object(Map::new()),
+        }
     }
 
     fn open(&mut self, object: bool) -> Step {
         if self.stack.len() >= self.depth_limit {
             return self.freeze();
         }
-        let node = if object {
-            Node::Obj(Vec::new())
-        } else {
-            Node::Arr(Vec::new())
-        };
+        let kind = if object { Kind::Obj } else { Kind::Arr };
         let ptr_len = self.ptr.len();
-        let Some((id, path)) = self.attach(node) else {
+        let Some(id) = self.attach(kind, "") else {
             return self.freeze();
         };
-        if let Some(path) = path {
-            self.ptr = path;
+        if self.track_events {
+            let mut ptr = std::mem::take(&mut self.ptr);
+            self.push_last_segment(&mut ptr);
+            self.ptr = ptr;
         }
         self.stack.push(Frame {
             node: id,
             object,
             key_hashes: None,
-            len: 0,
             ptr_len,
         });
         self.pos += 1;
@@ -1033,11 +1093,11 @@ impl Parser {
     }
 
     fn open_string(&mut self, quote: u8, windows: bool) -> Step {
-        let Some((id, path)) = self.attach(Node::Str(String::new())) else {
+        let Some(id) = self.attach(Kind::Str, "") else {
             return self.freeze();
         };
         self.current = id;
-        self.current_path = path;
+        self.current_path = None;
         self.member = self.stack.last().is_some_and(|f| f.object);
         self.held.clear();
         self.pos += 1;
@@ -1050,8 +1110,16 @@ impl Parser {
     }
 
     fn commit_pending(&mut self) {
-        if let Some(node) = self.pending.take() {
-            if self.attach(node).is_none() {
+        if let Some(kind) = self.pending.take() {
+            let word = std::mem::take(&mut self.word);
+            let text = if matches!(kind, Kind::Num | Kind::Str) {
+                word.as_str()
+            } else {
+                ""
+            };
+            let placed = self.attach(kind, text).is_some();
+            self.word = word;
+            if !placed {
                 self.freeze();
             }
         }
@@ -1065,8 +1133,10 @@ impl Parser {
             self.key.push_str(s);
             return;
         }
-        if let Some(Node::Str(v)) = self.nodes.get_mut(self.current) {
-            v.push_str(s);
+        // The string being read is the arena's last text: it grows in place.
+        self.arena.push_str(s);
+        if let Some(node) = self.nodes.get_mut(self.current) {
+            node.text.1 = self.arena.len();
         }
         self.revision += 1;
         if !self.track_events {
@@ -1083,8 +1153,15 @@ impl Parser {
                 return;
             }
         }
-        let Some(path) = self.current_path.clone() else {
-            return;
+        // The string's pointer, built the first time it grows after a drain.
+        let path = match &self.current_path {
+            Some(p) => p.clone(),
+            None => {
+                let mut p = self.ptr.clone();
+                self.push_last_segment(&mut p);
+                self.current_path = Some(p.clone());
+                p
+            }
         };
         self.events.push(Event {
             path,
@@ -1102,18 +1179,29 @@ impl Parser {
 
     /// Depth is bounded by `STREAM_DEPTH_LIMIT`, so the recursion is too.
     fn build(&self, id: usize) -> Value {
-        match self.nodes.get(id) {
-            Some(Node::Null) | None => Value::Null,
-            Some(Node::Bool(b)) => Value::Bool(*b),
-            Some(Node::Num(n)) => Value::Number(n.clone()),
-            Some(Node::Str(s)) => Value::String(s.clone()),
-            Some(Node::Arr(items)) => Value::Array(items.iter().map(|&i| self.build(i)).collect()),
-            Some(Node::Obj(members)) => Value::Object(
-                members
-                    .iter()
-                    .map(|(k, i)| (k.clone(), self.build(*i)))
+        let Some(node) = self.nodes.get(id) else {
+            return Value::Null;
+        };
+        let children = || {
+            let mut at = node.first;
+            std::iter::from_fn(move || {
+                let child = self.nodes.get(at)?;
+                let this = at;
+                at = child.next;
+                Some((this, child))
+            })
+        };
+        match node.kind {
+            Kind::Arr => Value::Array(children().map(|(i, _)| self.build(i)).collect()),
+            Kind::Obj => Value::Object(
+                children()
+                    .map(|(i, child)| {
+                        let key = self.arena.get(child.key.0..child.key.1);
+                        (key.unwrap_or_default().to_owned(), self.build(i))
+                    })
                     .collect(),
             ),
+            _ => self.shown(id),
         }
     }
 }
@@ -1253,6 +1341,21 @@ fn key_follows(b: &[u8], k: usize) -> Option<bool> {
     Some(false)
 }
 
+/// The `Number` of valid JSON number text, as serde_json reads it within a document.
+fn number(text: &str) -> Value {
+    // A plain integer is the same number (and text) either way; far cheaper this way.
+    if !text.contains(['.', 'e', 'E']) && text != "-0" {
+        if let Ok(n) = text.parse::<u64>() {
+            return Value::Number(n.into());
+        }
+        if let Ok(n) = text.parse::<i64>() {
+            return Value::Number(n.into());
+        }
+    }
+    // The text is valid number grammar, so deserializing succeeds.
+    serde_json::from_str::<Number>(text).map_or(Value::Null, Value::Number)
+}
+
 /// Bytes the engine may cut from the end of a string after a raw line break.
 fn cuttable(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'}' | b']' | b',')
@@ -1326,19 +1429,18 @@ fn is_word_byte(b: u8) -> bool {
 
 /// The value of a complete bare word, or `None` when it is not one the stream may decide
 /// alone (a bare string value, a number JSON does not allow).
-fn classify(word: &str, non_finite: NonFinite) -> Option<Node> {
+/// The text of a `Num` or `Str` is the word itself.
+fn classify(word: &str, non_finite: NonFinite) -> Option<Kind> {
     match word {
-        "true" | "True" => Some(Node::Bool(true)),
-        "false" | "False" => Some(Node::Bool(false)),
-        "null" | "None" | "none" | "undefined" => Some(Node::Null),
+        "true" | "True" => Some(Kind::Bool(true)),
+        "false" | "False" => Some(Kind::Bool(false)),
+        "null" | "None" | "none" | "undefined" => Some(Kind::Null),
         "NaN" | "Infinity" | "-Infinity" => match non_finite {
-            NonFinite::Null => Some(Node::Null),
-            NonFinite::String => Some(Node::Str(word.to_owned())),
+            NonFinite::Null => Some(Kind::Null),
+            NonFinite::String => Some(Kind::Str),
             NonFinite::Error => None,
         },
-        // Deserialized exactly as within a whole document, so the number equals the one in
-        // the final value (`Number::from_str` may normalise differently).
-        _ if is_json_number(word) => serde_json::from_str::<Number>(word).ok().map(Node::Num),
+        _ if is_json_number(word) => Some(Kind::Num),
         _ => None,
     }
 }
