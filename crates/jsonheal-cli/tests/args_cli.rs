@@ -2,37 +2,12 @@
 //! stderr, and the `--jsonl` batch.
 #![allow(clippy::unwrap_used)]
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
 
 use serde_json::{json, Value};
 
-fn jsonheal(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jsonheal"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.as_bytes().to_vec();
-    // Write from a thread: a large batch would fill the pipe while stdout is unread.
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
-}
+mod common;
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
+use common::{jsonheal, stderr, stdout};
 
 fn tmp(name: &str, content: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("jsonheal-args-cli-{}", std::process::id()));

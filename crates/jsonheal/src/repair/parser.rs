@@ -2097,28 +2097,29 @@ fn is_json_number(s: &[u8]) -> bool {
         }
         _ => return false,
     }
-    if s.get(i) == Some(&b'.') {
-        i += 1;
+    // One or more digits at `i`: the offset after them.
+    let digits = |mut i: usize| {
         let d = i;
         while s.get(i).is_some_and(u8::is_ascii_digit) {
             i += 1;
         }
-        if i == d {
+        (i > d).then_some(i)
+    };
+    if s.get(i) == Some(&b'.') {
+        let Some(next) = digits(i + 1) else {
             return false;
-        }
+        };
+        i = next;
     }
     if matches!(s.get(i), Some(b'e' | b'E')) {
         i += 1;
         if matches!(s.get(i), Some(b'+' | b'-')) {
             i += 1;
         }
-        let d = i;
-        while s.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        if i == d {
+        let Some(next) = digits(i) else {
             return false;
-        }
+        };
+        i = next;
     }
     i == s.len()
 }
