@@ -29,7 +29,6 @@ pub mod tool_input;
 
 pub use error::{Error, ErrorKind, Position};
 pub use repair::{
-    repair, repair_with, DuplicateKeys, Multiple, NonFinite, Options, Repair, RepairKind,
-    Repaired,
+    repair, repair_with, DuplicateKeys, Multiple, NonFinite, Options, Repair, RepairKind, Repaired,
 };
 pub use schema::{heal, HealError, HealOptions, Healed, Schema};
