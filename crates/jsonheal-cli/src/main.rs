@@ -9,7 +9,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "jsonheal", version, about = "Repair, normalise and heal the JSON that LLMs emit")]
+#[command(
+    name = "jsonheal",
+    version,
+    about = "Repair, normalise and heal the JSON that LLMs emit"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

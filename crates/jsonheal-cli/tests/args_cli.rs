@@ -2,7 +2,6 @@
 //! stderr, and the `--jsonl` batch.
 #![allow(clippy::unwrap_used)]
 
-
 use serde_json::{json, Value};
 
 mod common;

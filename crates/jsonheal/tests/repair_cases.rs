@@ -685,7 +685,10 @@ fn comments_after_commas_end_the_string_before_them() {
     run(
         "comments",
         &[
-            ("{\"a\": \"\", # a note\n\"b\": null}", r#"{"a":"","b":null}"#),
+            (
+                "{\"a\": \"\", # a note\n\"b\": null}",
+                r#"{"a":"","b":null}"#,
+            ),
             ("{\"a\": \"x\", // note\n\"b\": 1}", r#"{"a":"x","b":1}"#),
             ("{\"a\": \"x\", /* c */ \"b\": 1}", r#"{"a":"x","b":1}"#),
         ],
@@ -701,7 +704,11 @@ fn cut_unicode_escapes_are_never_copied_through() {
     ] {
         let r = repair(input).unwrap();
         let v = r.value().unwrap();
-        assert_eq!(v, serde_json::from_str::<Value>(expected).unwrap(), "{input:?}");
+        assert_eq!(
+            v,
+            serde_json::from_str::<Value>(expected).unwrap(),
+            "{input:?}"
+        );
     }
 }
 
@@ -710,8 +717,14 @@ fn strings_that_lost_their_closing_quote() {
     run(
         "missing closing quote",
         &[
-            ("{\"a\": 1, \"b\": \"unterminated\n}", r#"{"a":1,"b":"unterminated"}"#),
-            ("{\n  \"a\": \"foo\",\n  \"b\": \"bar\n}", r#"{"a":"foo","b":"bar"}"#),
+            (
+                "{\"a\": 1, \"b\": \"unterminated\n}",
+                r#"{"a":1,"b":"unterminated"}"#,
+            ),
+            (
+                "{\n  \"a\": \"foo\",\n  \"b\": \"bar\n}",
+                r#"{"a":"foo","b":"bar"}"#,
+            ),
             ("[\"x\n]", r#"["x"]"#),
             (r#"{"a": "b" , , "c": "d"}"#, r#"{"a":"b","c":"d"}"#),
             // A cut string whose text merely contains a line break keeps it.

@@ -6,7 +6,7 @@ pub mod extract;
 pub mod instructions;
 pub mod quotes;
 pub mod repair;
+pub mod repair_stream;
 pub mod serve;
 pub mod tool_input;
 pub mod validate;
-pub mod repair_stream;
