@@ -7,7 +7,8 @@
 //! # The reader's rule (the order of [`candidates`])
 //!
 //! Reasoning is skipped first: everything up to the last closed `<think>`, `<thinking>` or
-//! `<reasoning>` block, and everything up to the last line that starts with a
+//! `<reasoning>` block (a block still open there means the reply was cut off while
+//! reasoning: no answer), and everything up to the last line that starts with a
 //! `final answer` marker (`Final answer:`, `**Final Answer**`, `## Final answer`). What is
 //! left is the *answer*. Then, best first:
 //!
@@ -452,6 +453,7 @@ fn add_prose(text: &str, answer_start: usize, kept: Range<usize>, repairs: &mut 
 }
 
 const REASONING_CLOSERS: &[&str] = &["</think>", "</thinking>", "</reasoning>"];
+const REASONING_OPENERS: &[&str] = &["<think>", "<thinking>", "<reasoning>"];
 
 /// Where the answer starts: after the last closed reasoning block, then after the last line
 /// that starts with a "final answer" marker.
@@ -468,6 +470,15 @@ fn answer_start(text: &str) -> usize {
             start = at + closer.len();
             break;
         }
+    }
+    // A reasoning block still open where the answer should start: the reply was cut off
+    // while thinking, and holds no answer (the engine agrees).
+    let rest = text[start..].trim_start().as_bytes();
+    if REASONING_OPENERS.iter().any(|o| {
+        rest.get(..o.len())
+            .is_some_and(|s| s.eq_ignore_ascii_case(o.as_bytes()))
+    }) {
+        return text.len();
     }
     // The last line from there on that starts with the marker (after Markdown decoration).
     let marker = b"final answer";

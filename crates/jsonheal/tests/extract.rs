@@ -164,6 +164,8 @@ fn no_json_is_an_error() {
         "I'm sorry, I can't do that.",
         "```json\n```",
         "<think>{\"a\": 1}</think> I can't help.",
+        "<think>Let me consider {\"a\": 1} and then",
+        "<think>done</think>\n<thinking>{\"a\": 1}",
     ] {
         let err = extract(reply).expect_err(reply);
         assert_eq!(err.kind(), &ErrorKind::NoJson, "{reply:?}");
