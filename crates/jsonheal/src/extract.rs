@@ -459,25 +459,10 @@ const REASONING_OPENERS: &[&str] = &["<think>", "<thinking>", "<reasoning>"];
 /// that starts with a "final answer" marker.
 fn answer_start(text: &str) -> usize {
     let bytes = text.as_bytes();
-    let mut start = 0;
-    for at in memchr::memrchr_iter(b'<', bytes) {
-        let closer = REASONING_CLOSERS.iter().find(|c| {
-            bytes
-                .get(at..at + c.len())
-                .is_some_and(|s| s.eq_ignore_ascii_case(c.as_bytes()))
-        });
-        if let Some(closer) = closer {
-            start = at + closer.len();
-            break;
-        }
-    }
+    let start = reasoning_end(text);
     // A reasoning block still open where the answer should start: the reply was cut off
     // while thinking, and holds no answer (the engine agrees).
-    let rest = text[start..].trim_start().as_bytes();
-    if REASONING_OPENERS.iter().any(|o| {
-        rest.get(..o.len())
-            .is_some_and(|s| s.eq_ignore_ascii_case(o.as_bytes()))
-    }) {
+    if opens_reasoning(&text[start..]) {
         return text.len();
     }
     // The last line from there on that starts with the marker (after Markdown decoration).
@@ -508,6 +493,36 @@ fn answer_start(text: &str) -> usize {
         }
         line_end = line_start - 1;
     }
+}
+
+/// The end of the last closed reasoning block (0 if none).
+fn reasoning_end(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    for at in memchr::memrchr_iter(b'<', bytes) {
+        let closer = REASONING_CLOSERS.iter().find(|c| {
+            bytes
+                .get(at..at + c.len())
+                .is_some_and(|s| s.eq_ignore_ascii_case(c.as_bytes()))
+        });
+        if let Some(closer) = closer {
+            return at + closer.len();
+        }
+    }
+    0
+}
+
+/// Whether `rest` starts (after whitespace) with a reasoning opener.
+fn opens_reasoning(rest: &str) -> bool {
+    let rest = rest.trim_start().as_bytes();
+    REASONING_OPENERS.iter().any(|o| {
+        rest.get(..o.len())
+            .is_some_and(|s| s.eq_ignore_ascii_case(o.as_bytes()))
+    })
+}
+
+/// Whether the reply stops inside a reasoning block (cut off while the model was thinking).
+pub(crate) fn cut_while_reasoning(text: &str) -> bool {
+    opens_reasoning(&text[reasoning_end(text)..])
 }
 
 /// A fenced block of the reply.

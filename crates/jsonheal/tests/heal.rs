@@ -193,3 +193,21 @@ fn several_values_pick_the_one_that_fits() {
     let h = heal(reply, &person(), &HealOptions::default()).unwrap();
     assert_eq!(h.value, json!({"name": "B", "age": 2}));
 }
+
+#[test]
+fn cut_off_while_reasoning_is_truncation() {
+    let err = heal(
+        "<think>The user wants {\"name\": \"A\", \"age\": 1} so",
+        &person(),
+        &HealOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(err.kind, HealErrorKind::Truncated);
+    let err = heal(
+        "<think>done</think> Sorry, no.",
+        &person(),
+        &HealOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(err.kind, HealErrorKind::NoJson);
+}

@@ -384,7 +384,13 @@ impl HealError {
 pub fn heal(text: &str, schema: &Schema, opts: &HealOptions) -> Result<Healed, HealError> {
     let mut candidates = extract::Candidates::new(text);
     let Some(first) = candidates.next() else {
-        return Err(HealError::new(HealErrorKind::NoJson, Vec::new(), None));
+        // Cut off while still reasoning: the answer never started, which is truncation.
+        let kind = if extract::cut_while_reasoning(text) {
+            HealErrorKind::Truncated
+        } else {
+            HealErrorKind::NoJson
+        };
+        return Err(HealError::new(kind, Vec::new(), None));
     };
     // The reader's pick is the first candidate; when it was cut off, the cut is what the
     // model must fix, even if some other part of the reply was complete.
