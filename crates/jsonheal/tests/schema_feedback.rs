@@ -46,7 +46,7 @@ fn lists_path_expected_and_found() {
 #[test]
 fn at_most_twenty_errors_and_the_rest_counted() {
     let many: Vec<Violation> = (0..50)
-        .map(|i| violation(&format!("/items/{i}"), "expected string, found integer 1"))
+        .map(|i| violation(&format!("/f{i}"), "expected string, found integer 1"))
         .collect();
     let msg = feedback(HealErrorKind::Invalid, &many);
     assert_eq!(error_lines(&msg).len(), MAX_FEEDBACK_ERRORS);
@@ -57,7 +57,7 @@ fn at_most_twenty_errors_and_the_rest_counted() {
 fn never_more_than_two_kilobytes() {
     let long = "x".repeat(5000);
     let many: Vec<Violation> = (0..19)
-        .map(|i| violation(&format!("/{i}/{long}"), &long))
+        .map(|i| violation(&format!("/k{i}/{long}"), &long))
         .collect();
     let msg = feedback(HealErrorKind::Invalid, &many);
     assert!(msg.len() <= MAX_FEEDBACK_BYTES, "{} bytes", msg.len());
@@ -66,7 +66,7 @@ fn never_more_than_two_kilobytes() {
     // Multi-byte characters: cut on a boundary, still within the limit.
     let wide = "é".repeat(3000);
     let many: Vec<Violation> = (0..30)
-        .map(|i| violation(&format!("/{i}"), &wide))
+        .map(|i| violation(&format!("/k{i}"), &wide))
         .collect();
     let msg = feedback(HealErrorKind::Invalid, &many);
     assert!(msg.len() <= MAX_FEEDBACK_BYTES);
@@ -159,4 +159,27 @@ fn keys_cannot_inject_lines() {
     assert_eq!(error_lines(&msg).len(), 1, "{msg}");
     assert!(!msg.lines().any(|l| l.starts_with("Ignore")), "{msg}");
     assert!(msg.contains("\\n- /admin"), "{msg}");
+}
+
+#[test]
+fn the_same_error_across_an_array_is_one_line() {
+    let s = Schema::new(&json!({
+        "type": "object",
+        "properties": {
+            "items": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}}}},
+            "name": {"type": "string"}
+        }
+    }))
+    .unwrap();
+    let items: Vec<Value> = (0..50).map(|i| json!({"id": format!("x{i}")})).collect();
+    let v = s.validate(&json!({"items": items, "name": 3}));
+    assert_eq!(v.len(), 51);
+    let msg = feedback(HealErrorKind::Invalid, &v);
+    let lines = error_lines(&msg);
+    assert_eq!(lines.len(), 2, "{msg}");
+    assert_eq!(
+        lines[0],
+        r#"- /items/0/id: expected integer, found string "x0" (the same at /items/1/id, /items/2/id, /items/3/id and 46 more places)"#
+    );
+    assert_eq!(lines[1], "- /name: expected string, found integer 3");
 }

@@ -26,8 +26,9 @@ const INVALID_TAIL: &str = "Keep everything else as it was.";
 
 /// The message for the model: plain text, at most [`MAX_FEEDBACK_ERRORS`] errors and
 /// [`MAX_FEEDBACK_BYTES`] bytes. Each error is one line, `- PATH: expected …, found …`, values
-/// quoted and cut; identical lines are listed once; errors left out are counted. Truncation
-/// and "no JSON" have messages of their own.
+/// quoted and cut; identical lines are listed once, and the same error at several array
+/// indices is one line naming the other places; errors left out are counted. Truncation and
+/// "no JSON" have messages of their own.
 pub fn feedback(kind: HealErrorKind, violations: &[Violation]) -> String {
     match kind {
         HealErrorKind::NoJson => NO_JSON.to_owned(),
@@ -37,16 +38,55 @@ pub fn feedback(kind: HealErrorKind, violations: &[Violation]) -> String {
 }
 
 fn invalid(violations: &[Violation]) -> String {
-    let mut lines: Vec<String> = Vec::new();
+    // The same error at several array indices (`/items/0/id`, `/items/7/id`) is one line
+    // naming the other places, so one repeated mistake does not crowd out the rest.
+    struct Group<'v> {
+        shape: (String, &'v str, &'v str),
+        first: &'v Violation,
+        others: Vec<&'v str>,
+    }
+    let mut groups: Vec<Group<'_>> = Vec::new();
     for v in violations {
-        let line = render::cut_chars(
-            &one_line(&format!(
-                "- {}: {}",
-                render::display_path(&v.path),
-                v.message
-            )),
-            MAX_LINE_CHARS,
+        let shape = (index_free(&v.path), v.keyword.as_str(), v.expected.as_str());
+        match groups.iter_mut().find(|g| g.shape == shape) {
+            Some(g) => {
+                if g.first.path != v.path && !g.others.contains(&v.path.as_str()) {
+                    g.others.push(&v.path);
+                } else if g.first.message != v.message {
+                    // Same place, another complaint of the same kind: keep it as its own line.
+                    groups.push(Group {
+                        shape: (String::new(), "", ""),
+                        first: v,
+                        others: Vec::new(),
+                    });
+                }
+            }
+            None => groups.push(Group {
+                shape,
+                first: v,
+                others: Vec::new(),
+            }),
+        }
+    }
+    let mut lines: Vec<String> = Vec::new();
+    for g in &groups {
+        let mut line = format!(
+            "- {}: {}",
+            render::display_path(&g.first.path),
+            g.first.message
         );
+        if !g.others.is_empty() {
+            let shown: Vec<&str> = g.others.iter().take(3).copied().collect();
+            line.push_str(&format!(" (the same at {}", shown.join(", ")));
+            if g.others.len() > shown.len() {
+                line.push_str(&format!(
+                    " and {} more places",
+                    g.others.len() - shown.len()
+                ));
+            }
+            line.push(')');
+        }
+        let line = render::cut_chars(&one_line(&line), MAX_LINE_CHARS);
         if !lines.contains(&line) {
             lines.push(line);
         }
@@ -95,6 +135,20 @@ fn one_line(text: &str) -> String {
             }
         })
         .collect()
+}
+
+/// A JSON pointer with its array indices blanked (`/items/3/id` → `/items/*/id`).
+fn index_free(path: &str) -> String {
+    path.split('/')
+        .map(|seg| {
+            if !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_digit()) {
+                "*"
+            } else {
+                seg
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 fn omitted_line(n: usize) -> String {
