@@ -75,9 +75,11 @@ impl std::fmt::Display for CandidateSource {
 /// One value a reader could mean.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Candidate {
+    /// Which part of the reply it is.
     pub source: CandidateSource,
     /// The bytes of the reply the value was read from.
     pub span: Range<usize>,
+    /// The repaired value.
     pub value: Value,
     /// Repairs made, with offsets into the whole reply, in input order (including the
     /// prose, fences and reasoning left out).
@@ -89,7 +91,9 @@ pub struct Candidate {
 /// The answer [`extract`] picked.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Extracted {
+    /// The repaired value.
     pub value: Value,
+    /// Which part of the reply it came from.
     pub source: CandidateSource,
     /// The bytes of the reply the value was read from.
     pub span: Range<usize>,

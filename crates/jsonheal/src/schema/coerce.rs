@@ -67,13 +67,21 @@ impl CoerceOptions {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CoercionKind {
+    /// `"42"` → `42` ([`CoerceOptions::strings_to_numbers`]).
     StringToNumber,
+    /// `"true"` → `true` ([`CoerceOptions::strings_to_booleans`]).
     StringToBoolean,
+    /// `42` → `"42"` ([`CoerceOptions::numbers_to_strings`]).
     NumberToString,
+    /// `x` → `[x]` ([`CoerceOptions::wrap_in_array`]).
     WrapInArray,
+    /// `[x]` → `x` ([`CoerceOptions::unwrap_single_array`]).
     UnwrapSingleArray,
+    /// `"Admin "` → `"admin"` ([`CoerceOptions::enum_case`]).
     EnumCase,
+    /// `userName` → `user_name` ([`CoerceOptions::key_case`]).
     KeyCase,
+    /// missing → `null` ([`CoerceOptions::null_for_missing`]).
     NullForMissing,
 }
 
@@ -104,6 +112,7 @@ impl std::fmt::Display for CoercionKind {
 pub struct Coercion {
     /// JSON pointer to the coerced value, after the coercion (for `key_case`, the new key).
     pub path: String,
+    /// What was done.
     pub kind: CoercionKind,
     /// What was there (`"42"`, the old key); `None` for an added property.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -280,6 +280,7 @@ pub struct RepairNote {
     pub kind: &'static str,
     /// Byte offsets `[start, end)` of the reply the repair touched.
     pub start: usize,
+    /// End offset (exclusive); equal to `start` for an insertion.
     pub end: usize,
 }
 
@@ -322,6 +323,7 @@ pub enum HealErrorKind {
 /// the message to send back to the model.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HealError {
+    /// No JSON, cut off, or invalid.
     pub kind: HealErrorKind,
     /// For `Invalid`: what is wrong with the reader's pick among the candidates.
     pub violations: Vec<Violation>,
@@ -334,7 +336,9 @@ pub struct HealError {
 /// The candidate a [`HealError`] is about: its value after coercion and where it came from.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Rejected {
+    /// The candidate's value after coercion.
     pub value: Value,
+    /// Which part of the reply it came from.
     pub candidate: CandidateSource,
 }
 
