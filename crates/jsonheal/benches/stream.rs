@@ -5,12 +5,34 @@
 //! after every chunk; `push+events` is the streaming parser alone, `push+events+finish` adds
 //! the one-shot repair that `finish` runs. The 2 MB document shows the growth is linear.
 //!
+//! Baselines in the same run: `oneshot_repair` (for valid JSON the engine only validates and
+//! returns the text), `oneshot_repair+value` (what a caller needs for a value), and
+//! `push_only` (the stream without events). `llm_1MB` is the same data written the way
+//! models write it (single quotes, bare keys, comments, Python literals, trailing commas), so
+//! the one-shot engine does its full repair.
+//!
 //! `cargo bench -p jsonheal --bench stream -- --warm-up-time 1 --measurement-time 3`
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use jsonheal::stream::Repairer;
+
+/// The same records written LLM-style: every repair the stream applies as it goes.
+fn llm_document(size: usize) -> String {
+    document(size)
+        .replace("{\"id\": ", "{id: ")
+        .replace("\"name\": \"", "name: '")
+        .replace(" – café 😀\", ", " – café 😀', /* who */ ")
+        .replace("\"ok\": true", "ok: True")
+        .replace("\"ok\": false", "ok: False")
+        .replace("\"parent\": null", "parent: None")
+        .replace(
+            "\"tags\": [\"alpha\", \"beta\", ",
+            "tags: ['alpha', 'beta', ",
+        )
+        .replace("]}", ",]} // end\n")
+}
 
 /// A deterministic document of about `size` bytes.
 fn document(size: usize) -> String {
@@ -66,31 +88,64 @@ fn stream(doc: &str, chunk: usize, finish: bool) {
 }
 
 fn bench(c: &mut Criterion) {
-    for (label, size) in [("1MB", 1 << 20), ("2MB", 2 << 20)] {
-        let doc = document(size);
-        assert!(
-            jsonheal::repair(&doc).is_ok(),
-            "the bench document must repair"
+    let docs = [
+        ("1MB", document(1 << 20), true),
+        ("2MB", document(2 << 20), false),
+        ("llm_1MB", llm_document(1 << 20), false),
+    ];
+    for (label, doc, all_chunks) in &docs {
+        let fixed = jsonheal::repair(doc).expect("the bench document repairs");
+        assert_eq!(
+            fixed.repairs.is_empty(),
+            !label.starts_with("llm"),
+            "only the LLM-style document needs repairs"
+        );
+        // The stream must fill the whole value in (a frozen stream would do less work).
+        let mut r = Repairer::new();
+        r.push(doc);
+        assert!(!r.is_frozen(), "{label}: the stream froze");
+        assert_eq!(
+            r.snapshot(),
+            fixed.value().ok(),
+            "{label}: the stream disagrees"
         );
         let mut g = c.benchmark_group(format!("stream_{label}"));
         g.sample_size(10);
         g.throughput(Throughput::Bytes(doc.len() as u64));
         g.bench_function("oneshot_repair", |b| {
-            b.iter(|| black_box(jsonheal::repair(black_box(&doc)).ok()))
+            b.iter(|| black_box(jsonheal::repair(black_box(doc)).ok()))
         });
-        let chunks: &[(&str, usize)] = if size == 1 << 20 {
+        g.bench_function("oneshot_repair+value", |b| {
+            b.iter(|| {
+                black_box(
+                    jsonheal::repair(black_box(doc))
+                        .and_then(|r| r.value())
+                        .ok(),
+                )
+            })
+        });
+        g.bench_function("push_only/1KB", |b| {
+            b.iter(|| {
+                let mut r = Repairer::new().without_events();
+                for piece in doc.as_bytes().chunks(1024) {
+                    r.push_bytes(piece);
+                }
+                black_box(r.revision())
+            })
+        });
+        let chunks: &[(&str, usize)] = if *all_chunks {
             &[("16B", 16), ("1KB", 1024), ("64KB", 64 * 1024)]
         } else {
             &[("16B", 16)]
         };
         for &(name, chunk) in chunks {
             g.bench_with_input(BenchmarkId::new("push+events", name), &chunk, |b, &n| {
-                b.iter(|| stream(&doc, n, false))
+                b.iter(|| stream(doc, n, false))
             });
             g.bench_with_input(
                 BenchmarkId::new("push+events+finish", name),
                 &chunk,
-                |b, &n| b.iter(|| stream(&doc, n, true)),
+                |b, &n| b.iter(|| stream(doc, n, true)),
             );
         }
         g.finish();

@@ -39,6 +39,10 @@
 //! # Ok::<(), jsonheal::Error>(())
 //! ```
 //!
+//! Cost: pushing a document and draining its events costs about what parsing it into a
+//! `serde_json::Value` does (`repair(..)?.value()`), whatever the chunk size; see
+//! `benches/stream.rs`. A [`Repairer::snapshot`] is proportional to the value's size.
+//!
 //! Limits, where a later part of the text changes what came before (no stream can foresee
 //! these): only an object or array root is streamed (a bare top-level scalar appears at
 //! `finish`); after the root closes, the rest is left to `finish`, so a second top-level
