@@ -43,7 +43,10 @@ fuzz_target!(|data: &[u8]| {
                     again.repairs
                 );
             }
-            Err(e) => panic!("repaired text fails to repair ({e}): {input:?} -> {:?}", r.text),
+            Err(e) => panic!(
+                "repaired text fails to repair ({e}): {input:?} -> {:?}",
+                r.text
+            ),
         }
     }
 
@@ -52,7 +55,11 @@ fuzz_target!(|data: &[u8]| {
         match &result {
             Ok(r) => {
                 assert_eq!(r.text, input.trim_matches(is_json_ws), "valid JSON changed");
-                assert!(r.repairs.is_empty(), "valid JSON reported repairs: {:?}", r.repairs);
+                assert!(
+                    r.repairs.is_empty(),
+                    "valid JSON reported repairs: {:?}",
+                    r.repairs
+                );
             }
             Err(e) => panic!("valid JSON refused ({e}): {input:?}"),
         }
