@@ -2211,6 +2211,12 @@ pub(crate) fn write_json_string(out: &mut Vec<u8>, s: &str) {
 /// Write UTF-8 bytes (a slice of the input cut at ASCII delimiters) as a JSON string.
 fn write_json_bytes(out: &mut Vec<u8>, s: &[u8]) {
     out.push(b'"');
+    if !s.iter().any(|&c| c < 0x20 || c == b'"' || c == b'\\') {
+        // The common case (a bare key or word): nothing to escape.
+        out.extend_from_slice(s);
+        out.push(b'"');
+        return;
+    }
     for &c in s {
         match c {
             b'"' => out.extend_from_slice(b"\\\""),
