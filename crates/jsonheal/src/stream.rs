@@ -364,6 +364,8 @@ struct Parser {
     /// Only whitespace, reasoning blocks and fence lines so far: a bracket here opens the
     /// value without the plausibility check prose needs.
     text_start: bool,
+    /// Between an opening and a closing fence line, where the engine trusts any bracket.
+    in_fence: bool,
     /// Something that is not JSON was met (prose, a comment, a single quote…), so the text
     /// is certainly not valid JSON and the engine reads it by its repair rules. Until then
     /// it may be valid, which the engine returns as serde_json reads it.
@@ -403,6 +405,7 @@ impl Parser {
             held: String::new(),
             string_end: None,
             text_start: true,
+            in_fence: false,
             repaired: false,
             events: Vec::new(),
             track_events: true,
@@ -503,6 +506,7 @@ impl Parser {
                         None => return Step::Wait,
                         Some(true) => {
                             self.mode = Mode::FenceLine;
+                            self.in_fence = !self.in_fence;
                             self.repaired = true;
                             return Step::Go;
                         }
@@ -512,7 +516,7 @@ impl Parser {
                     }
                 }
                 b'{' | b'[' => {
-                    let open = if self.text_start {
+                    let open = if self.text_start || self.in_fence {
                         Some(true)
                     } else {
                         plausible_container(bytes, self.pos)
@@ -545,7 +549,7 @@ impl Parser {
     fn think(&mut self, bytes: &[u8], tag: usize) -> Step {
         let close = REASONING_TAGS[tag].1;
         let rest = &bytes[self.pos..];
-        match memchr::memmem::find(rest, close) {
+        match crate::repair::find_ignore_ascii_case(rest, close) {
             Some(i) => {
                 self.pos += i + close.len();
                 self.mode = Mode::Prose;
@@ -1290,12 +1294,31 @@ fn plausible_container(b: &[u8], i: usize) -> Option<bool> {
             if object {
                 *b.get(k)? == b':'
             } else {
-                let word = &b[j..k];
-                let word = word.strip_suffix(b" ").unwrap_or(word);
-                matches!(
-                    word,
-                    b"true" | b"false" | b"null" | b"True" | b"False" | b"None"
-                ) && matches!(*b.get(k)?, b',' | b']')
+                // As the engine: a literal word, then a separator or a space.
+                let mut w = j;
+                while w < limit && b.get(w)?.is_ascii_alphabetic() {
+                    w += 1;
+                }
+                let literal = matches!(
+                    &b[j..w],
+                    b"true"
+                        | b"True"
+                        | b"TRUE"
+                        | b"false"
+                        | b"False"
+                        | b"FALSE"
+                        | b"null"
+                        | b"None"
+                        | b"none"
+                        | b"NULL"
+                        | b"Null"
+                        | b"nil"
+                        | b"undefined"
+                        | b"NaN"
+                        | b"Infinity"
+                );
+                let next = *b.get(w)?;
+                literal && (is_space(next) || matches!(next, b',' | b']'))
             }
         }
         _ => false,

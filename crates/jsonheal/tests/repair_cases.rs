@@ -746,3 +746,14 @@ fn arithmetic_after_a_number_is_one_bare_value() {
         ],
     );
 }
+
+#[test]
+fn reasoning_tags_close_in_any_case() {
+    run(
+        "reasoning preamble",
+        &[
+            ("<THINKING>x {\"a\": 0}</THINKING>{\"a\": 1}", r#"{"a":1}"#),
+            ("<Think>x</think>\n[1]", "[1]"),
+        ],
+    );
+}

@@ -295,6 +295,16 @@ impl Repaired {
     }
 }
 
+/// The first occurrence of `needle` in `hay`, ASCII case ignored (`</THINK>` closes
+/// `<think>`). `needle` starts with a byte that has no case (`<`). Linear in `hay`.
+pub(crate) fn find_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let first = *needle.first()?;
+    memchr::memchr_iter(first, hay).find(|&i| {
+        hay.get(i..i + needle.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(needle))
+    })
+}
+
 /// Repair `input` with the default options.
 pub fn repair(input: &str) -> Result<Repaired, Error> {
     repair_with(input, &Options::default())

@@ -659,7 +659,7 @@ impl<'a> Parser<'a> {
         for (open, close) in TAGS {
             if rest.len() >= open.len() && rest[..open.len()].eq_ignore_ascii_case(open) {
                 let body = &rest[open.len()..];
-                return Some(match memmem::find(body, close) {
+                return Some(match super::find_ignore_ascii_case(body, close) {
                     Some(n) => i + open.len() + n + close.len(),
                     None => self.src.len(),
                 });
