@@ -690,8 +690,8 @@ fn regression_fenced_literals_with_missing_comma_after_prose() {
 /// Found by the fuzz target: wrapping several top-level values in an array adds a level the
 /// depth limit does not count, so the text is deeper than serde_json reads (128).
 #[test]
-#[ignore = "engine bug: the multiple-values wrapper array escapes max_depth"]
-fn known_bug_multiple_values_wrapper_exceeds_depth() {
+
+fn regression_multiple_values_wrapper_stays_within_depth() {
     let input = format!("[] {}", "[".repeat(127));
     if let Ok(r) = repair(&input) {
         assert!(

@@ -235,6 +235,8 @@ struct Parser<'a> {
     truncated: bool,
     /// Inside a Markdown code fence (between an opening and a closing marker).
     in_fence: bool,
+    /// The deepest nesting met, so wrapping several values in an array stays in bounds.
+    deepest: usize,
 }
 
 fn is_ws(b: u8) -> bool {
@@ -363,6 +365,7 @@ impl<'a> Parser<'a> {
             string_end: None,
             truncated: false,
             in_fence: false,
+            deepest: 0,
         }
     }
 
@@ -562,6 +565,10 @@ impl<'a> Parser<'a> {
                 Ok(self.out[values[n - 1].clone()].to_vec())
             }
             Multiple::Array => {
+                if self.deepest >= self.options.max_depth {
+                    // The wrapping array would nest one level past the limit.
+                    return Err(Error::new(ErrorKind::TooDeep));
+                }
                 self.record(RepairKind::MultipleValues, span);
                 let mut out = Vec::with_capacity(self.out.len() + n + 2);
                 out.push(b'[');
@@ -808,6 +815,7 @@ impl<'a> Parser<'a> {
             ));
         }
         self.out.extend_from_slice(text);
+        self.deepest = self.deepest.max(self.stack.len() + 1);
         self.stack.push(Frame {
             kind,
             count: 0,
