@@ -423,13 +423,13 @@ impl<'a> Parser<'a> {
                                 if b.get(e + 1) == Some(&b'u') {
                                     // serde_json reports EOF for a `\u` cut before its four
                                     // digits, and lets lone surrogates through: the engine
-                                    // decides those.
-                                    match b.get(e + 2..e + 6) {
-                                        Some(h)
-                                            if e + 6 <= end
-                                                && h.iter().all(u8::is_ascii_hexdigit)
-                                                && !matches!(h[0], b'd' | b'D') => {}
-                                        _ => return Ok(None),
+                                    // decides those. A whole pair is fine.
+                                    match unicode_escape_len(&b[..end], e) {
+                                        Some(len) => {
+                                            i = e + len;
+                                            continue;
+                                        }
+                                        None => return Ok(None),
                                     }
                                 }
                                 i = (e + 2).min(end);
@@ -2037,6 +2037,24 @@ fn literal_word(w: &[u8]) -> Option<&'static str> {
         b"NaN" | b"Infinity" => "null",
         _ => return None,
     })
+}
+
+/// The length of the `\uXXXX` escape at `b[i]` (12 for a surrogate pair), or None when it
+/// is cut short or a lone surrogate.
+fn unicode_escape_len(b: &[u8], i: usize) -> Option<usize> {
+    let unit = |at: usize| {
+        b.get(at..at + 4)
+            .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
+            .map(hex4)
+    };
+    match unit(i + 2)? {
+        0xD800..=0xDBFF => {
+            (b.get(i + 6..i + 8) == Some(b"\\u")).then_some(())?;
+            (0xDC00..=0xDFFF).contains(&unit(i + 8)?).then_some(12)
+        }
+        0xDC00..=0xDFFF => None,
+        _ => Some(6),
+    }
 }
 
 fn utf8_len(first: u8) -> usize {
