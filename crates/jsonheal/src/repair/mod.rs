@@ -234,7 +234,9 @@ pub struct Options {
     pub non_finite: NonFinite,
     /// Containers nested deeper than this are an error (`ErrorKind::TooDeep`). The engine
     /// never recurses, so any depth is safe for it; the default, 127, is the deepest
-    /// document `serde_json` will still read back as a `Value`.
+    /// document `serde_json` will still read back as a `Value`. The limit applies to
+    /// documents that need repair: a valid document is returned as it is whatever its depth
+    /// (then `Repaired::value` fails past serde_json's own limit).
     pub max_depth: usize,
     /// No repair allowed: anything but valid JSON is an error with its line and column.
     pub strict: bool,
@@ -275,6 +277,10 @@ pub struct Repaired {
 
 impl Repaired {
     /// The repaired document as a `serde_json::Value` (key order kept, numbers exact).
+    ///
+    /// Fails for a document nested deeper than serde_json reads (128 levels), and, because
+    /// numbers are kept exact with serde_json's `arbitrary_precision`, an object whose only
+    /// key is serde_json's private `$serde_json::private::Number` reads back as that number.
     pub fn value(&self) -> Result<Value, Error> {
         serde_json::from_str(&self.text).map_err(|e| {
             Error::new(ErrorKind::Internal(format!(
