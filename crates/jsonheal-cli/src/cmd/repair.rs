@@ -238,7 +238,7 @@ fn process_line(line: &str, options: &Options, out: &mut Vec<u8>) {
             out.extend_from_slice(b"{\"id\":");
             write_value(out, &parsed.id);
             out.extend_from_slice(b",\"ok\":true,\"value\":");
-            if memchr_newline(&r.text) {
+            if has_line_break(&r.text) {
                 // Valid input keeps its layout; a JSON Lines record must stay on one line.
                 match r.value() {
                     Ok(v) => write_value(out, &v),
@@ -269,7 +269,7 @@ fn process_line(line: &str, options: &Options, out: &mut Vec<u8>) {
     }
 }
 
-fn memchr_newline(s: &str) -> bool {
+fn has_line_break(s: &str) -> bool {
     s.bytes().any(|b| b == b'\n' || b == b'\r')
 }
 

@@ -1210,17 +1210,13 @@ impl<'a> Parser<'a> {
             None if truncated => {
                 // `-` or `+` cut off before any digit.
                 self.mark_truncated();
-                self.drop_item_or_member();
+                self.drop_item();
             }
             None => {
                 self.record(RepairKind::UnquotedValue, start..end);
                 write_json_bytes(&mut self.out, lexeme);
             }
         }
-    }
-
-    fn drop_item_or_member(&mut self) {
-        self.drop_item();
     }
 
     fn write_bare(&mut self, tok: &[u8], span: Range<usize>, at_end: bool) -> Result<(), Error> {
