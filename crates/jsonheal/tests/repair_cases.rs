@@ -757,3 +757,14 @@ fn reasoning_tags_close_in_any_case() {
         ],
     );
 }
+
+#[test]
+fn a_key_right_after_a_closing_quote_means_a_missing_comma() {
+    run(
+        "missing commas",
+        &[
+            (r#"{"a":"x""b":"y"}"#, r#"{"a":"x","b":"y"}"#),
+            (r#"{"key": "val"ue"}"#, r#"{"key":"val\"ue"}"#),
+        ],
+    );
+}

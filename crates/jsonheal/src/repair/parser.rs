@@ -1874,8 +1874,8 @@ impl<'a> Parser<'a> {
             _ => {}
         }
         if in_object {
-            // Missing comma before the next key: `"a": "x"\n "b": 1`.
-            if j > after && self.key_follows(j) {
+            // Missing comma before the next key: `"a": "x"\n "b": 1`, `"x""b": 1`.
+            if (j > after || quote_at(b, j).is_some()) && self.key_follows(j) {
                 return StrEnd::Close;
             }
         } else if j > after
