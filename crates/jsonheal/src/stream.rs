@@ -516,8 +516,10 @@ impl Parser {
                     }
                 }
                 b'{' | b'[' => {
-                    let open = if self.text_start || self.in_fence {
+                    let open = if self.in_fence || (self.text_start && c == b'[') {
                         Some(true)
+                    } else if self.text_start {
+                        object_at_text_start(bytes, self.pos)
                     } else {
                         plausible_container(bytes, self.pos)
                     };
@@ -1266,6 +1268,22 @@ fn quote_at(b: &[u8]) -> Option<bool> {
         },
         _ => Some(false),
     }
+}
+
+/// As the engine: a `{` that starts the text opens an object unless it is prose in braces
+/// (`{see attached}`), which has no `:` before its first `}`. `None`: more text is needed.
+fn object_at_text_start(b: &[u8], i: usize) -> Option<bool> {
+    if plausible_container(b, i)? {
+        return Some(true);
+    }
+    for k in i + 1..i + LOOKAHEAD {
+        match *b.get(k)? {
+            b':' | b'=' => return Some(true),
+            b'}' => return Some(false),
+            _ => {}
+        }
+    }
+    Some(true)
 }
 
 /// Whether the `{` or `[` at `b[i]`, met in prose, opens JSON (the engine's judgement, over

@@ -768,3 +768,18 @@ fn a_key_right_after_a_closing_quote_means_a_missing_comma() {
         ],
     );
 }
+
+#[test]
+fn prose_in_braces_is_not_an_object() {
+    run(
+        "no JSON at all",
+        &[
+            ("{see attached}", ERR),
+            ("{name}", ERR),
+            ("{a = 1}", r#"{"a":1}"#),
+            ("{a: 1}", r#"{"a":1}"#),
+            ("{\"a\"}", r#"{"a":null}"#),
+            ("{", "{}"),
+        ],
+    );
+}

@@ -617,7 +617,9 @@ impl<'a> Parser<'a> {
             }
             // Inside a code fence a bracket is trusted: the fence says code follows.
             if (c == b'{' || c == b'[')
-                && (at_text_start || self.in_fence || self.plausible_container(i))
+                && ((at_text_start && (c == b'[' || self.object_at_text_start(i)))
+                    || self.in_fence
+                    || self.plausible_container(i))
             {
                 self.flush_skipped(&mut skipped_from, i);
                 return Ok(Some(Start::At(i)));
@@ -717,6 +719,23 @@ impl<'a> Parser<'a> {
                 }
             }
             _ => false,
+        }
+    }
+
+    /// A `{` that starts the text opens an object unless it is prose in braces
+    /// (`{see attached}`): that needs a `:` before the first `}`.
+    fn object_at_text_start(&self, i: usize) -> bool {
+        if self.plausible_container(i) {
+            return true;
+        }
+        let b = self.src;
+        let limit = (i + LOOKAHEAD).min(b.len());
+        match b[i + 1..limit]
+            .iter()
+            .find(|&&c| matches!(c, b':' | b'=' | b'}'))
+        {
+            Some(&c) => c != b'}',
+            None => true,
         }
     }
 
