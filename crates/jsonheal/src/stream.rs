@@ -1302,6 +1302,7 @@ fn plausible_container(b: &[u8], i: usize) -> Option<bool> {
         b']' => !object,
         b'\\' => *b.get(j + 1)? == b'"',
         b'/' => matches!(*b.get(j + 1)?, b'/' | b'*'),
+        b'#' => matches!(*b.get(j + 1)?, b' ' | b'\t' | b'\n' | b'\r' | b'#'),
         0xE2 => quote_at(&b[j..])?,
         b'-' | b'0'..=b'9' => !object,
         _ if is_ident_start(c) => {

@@ -783,3 +783,14 @@ fn prose_in_braces_is_not_an_object() {
         ],
     );
 }
+
+#[test]
+fn a_comment_after_a_bracket_in_prose_still_opens_json() {
+    run(
+        "comments",
+        &[
+            ("Here:\n[ # the ids\n  1, 2]", "[1,2]"),
+            ("Result: { // the user\n  \"a\": 1}", r#"{"a":1}"#),
+        ],
+    );
+}

@@ -698,6 +698,7 @@ impl<'a> Parser<'a> {
             b']' => !object,
             b'\\' => b.get(j + 1) == Some(&b'"'),
             b'/' => matches!(b.get(j + 1), Some(b'/' | b'*')),
+            b'#' => self.comment_at(j),
             0xE2 => typographic_quote(b, j).is_some(),
             b'-' | b'0'..=b'9' => !object,
             _ if is_ident_start(c) => {
