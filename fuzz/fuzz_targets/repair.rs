@@ -20,17 +20,17 @@ fuzz_target!(|data: &[u8]| {
         }
         for rep in &r.repairs {
             assert!(
-                rep.span.start <= rep.span.end && rep.span.end <= input.len(),
+                rep.span().start <= rep.span().end && rep.span().end <= input.len(),
                 "span {:?} ({}) outside the input of {} bytes",
-                rep.span,
-                rep.kind,
+                rep.span(),
+                rep.kind(),
                 input.len()
             );
             assert!(
-                input.is_char_boundary(rep.span.start) && input.is_char_boundary(rep.span.end),
+                input.is_char_boundary(rep.span().start) && input.is_char_boundary(rep.span().end),
                 "span {:?} ({}) not on char boundaries",
-                rep.span,
-                rep.kind
+                rep.span(),
+                rep.kind()
             );
         }
         match jsonheal::repair(&r.text) {

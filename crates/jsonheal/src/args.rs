@@ -202,7 +202,9 @@ impl Normalized {
     /// Whether the input was cut short and completed; callers that need whole arguments
     /// refuse these.
     pub fn is_truncated(&self) -> bool {
-        self.repairs.iter().any(|r| r.kind == RepairKind::Truncated)
+        self.repairs
+            .iter()
+            .any(|r| r.kind() == RepairKind::Truncated)
     }
 }
 
@@ -625,7 +627,7 @@ impl<'a> Ctx<'a> {
                 let value = repaired_value(&repaired.text)?;
                 if self.is_command_tool()
                     && (text.starts_with('[')
-                        || repaired.repairs.iter().any(|r| invents_structure(r.kind)))
+                        || repaired.repairs.iter().any(|r| invents_structure(r.kind())))
                     && !self.has_known_key(&value)
                 {
                     return self.command_text(text);
@@ -633,13 +635,12 @@ impl<'a> Ctx<'a> {
                 let repairs = repaired
                     .repairs
                     .into_iter()
-                    .map(|r| Repair {
-                        kind: r.kind,
-                        span: if unwrapped {
-                            0..outer_end
+                    .map(|r| {
+                        if unwrapped {
+                            Repair::new(r.kind(), 0..outer_end)
                         } else {
-                            r.span.start + base..r.span.end + base
-                        },
+                            r.shifted(base)
+                        }
                     })
                     .collect();
                 (value, repairs)
@@ -722,7 +723,7 @@ impl<'a> Ctx<'a> {
                 if let Ok(repaired) = crate::repair(text) {
                     let keeps_text = repaired.repairs.iter().all(|r| {
                         matches!(
-                            r.kind,
+                            r.kind(),
                             RepairKind::Truncated
                                 | RepairKind::ControlCharacter
                                 | RepairKind::InvalidEscape
@@ -730,14 +731,8 @@ impl<'a> Ctx<'a> {
                                 | RepairKind::LoneSurrogate
                         )
                     });
-                    let shifted: Vec<Repair> = repaired
-                        .repairs
-                        .iter()
-                        .map(|r| Repair {
-                            kind: r.kind,
-                            span: r.span.start + base..r.span.end + base,
-                        })
-                        .collect();
+                    let shifted: Vec<Repair> =
+                        repaired.repairs.iter().map(|r| r.shifted(base)).collect();
                     match repaired_value(&repaired.text)? {
                         Value::Object(map)
                             if !self.is_command_tool() || !starts_as_command(text) =>
@@ -757,10 +752,7 @@ impl<'a> Ctx<'a> {
                 // `"main.go`: a string cut before its closing quote keeps its text.
                 if let Some(rest) = text.strip_prefix('"').filter(|r| !r.contains('"')) {
                     let end = base + text.len();
-                    let cut = Repair {
-                        kind: RepairKind::Truncated,
-                        span: end..end,
-                    };
+                    let cut = Repair::new(RepairKind::Truncated, end..end);
                     return self.plain_text(rest.trim(), vec![cut], Spans::Whole(base..end));
                 }
                 self.plain(text, base, Vec::new())
@@ -775,10 +767,7 @@ impl<'a> Ctx<'a> {
         let inner = strip_fence(text);
         if let Some(inner) = inner.filter(|_| self.is_command_tool()) {
             if !inner.starts_with(['{', '[']) {
-                let fence = Repair {
-                    kind: RepairKind::StrippedFence,
-                    span: base..base + text.len(),
-                };
+                let fence = Repair::new(RepairKind::StrippedFence, base..base + text.len());
                 return self.plain_text(inner, vec![fence], Spans::Whole(base..base + text.len()));
             }
         }
@@ -788,19 +777,13 @@ impl<'a> Ctx<'a> {
                 let repairs = repaired
                     .repairs
                     .into_iter()
-                    .map(|r| Repair {
-                        kind: r.kind,
-                        span: r.span.start + base..r.span.end + base,
-                    })
+                    .map(|r| r.shifted(base))
                     .collect();
                 self.object_from(value, repairs, false)
             }
             Err(_) => match inner {
                 Some(inner) if !inner.is_empty() => {
-                    let fence = Repair {
-                        kind: RepairKind::StrippedFence,
-                        span: base..base + text.len(),
-                    };
+                    let fence = Repair::new(RepairKind::StrippedFence, base..base + text.len());
                     self.plain_text(inner, vec![fence], Spans::Whole(base..base + text.len()))
                 }
                 _ => self.plain(text, base, Vec::new()),
@@ -818,19 +801,15 @@ impl<'a> Ctx<'a> {
                 if let Ok(Value::Object(map)) = repaired_value(&repaired.text) {
                     if !map.is_empty() {
                         let end = base + text.len();
-                        let mut shifted = vec![Repair {
-                            kind: RepairKind::MissingOpener,
-                            span: base..base,
-                        }];
-                        shifted.extend(repaired.repairs.into_iter().map(|r| Repair {
-                            kind: r.kind,
-                            span: (base + r.span.start).saturating_sub(1).min(end)
-                                ..(base + r.span.end).saturating_sub(1).min(end),
+                        let mut shifted = vec![Repair::new(RepairKind::MissingOpener, base..base)];
+                        shifted.extend(repaired.repairs.into_iter().map(|r| {
+                            Repair::new(
+                                r.kind(),
+                                (base + r.span().start).saturating_sub(1).min(end)
+                                    ..(base + r.span().end).saturating_sub(1).min(end),
+                            )
                         }));
-                        shifted.push(Repair {
-                            kind: RepairKind::MissingCloser,
-                            span: end..end,
-                        });
+                        shifted.push(Repair::new(RepairKind::MissingCloser, end..end));
                         return self.object_from(Value::Object(map), shifted, false);
                     }
                 }
@@ -839,10 +818,7 @@ impl<'a> Ctx<'a> {
         // A value quoted as a whole: 'main.go', “main.go”, `ls -la`.
         if let Some((inner, kind)) = strip_quotes(text) {
             let mut repairs = repairs;
-            repairs.push(Repair {
-                kind,
-                span: base..base + text.len(),
-            });
+            repairs.push(Repair::new(kind, base..base + text.len()));
             return self.plain_text(inner.trim(), repairs, Spans::Whole(base..base + text.len()));
         }
         self.plain_text(text, repairs, Spans::Offset(base))
@@ -898,7 +874,7 @@ impl<'a> Ctx<'a> {
         // or a value for is not one the model wrote.
         let invented = repaired.repairs.iter().any(|r| {
             matches!(
-                r.kind,
+                r.kind(),
                 RepairKind::MissingColon | RepairKind::MissingValue | RepairKind::MissingOpener
             )
         });
@@ -918,10 +894,7 @@ impl<'a> Ctx<'a> {
         let repairs = repaired
             .repairs
             .into_iter()
-            .map(|r| Repair {
-                kind: r.kind,
-                span: spans.map(r.span),
-            })
+            .map(|r| Repair::new(r.kind(), spans.map(r.span())))
             .collect();
         Some(Normalized {
             value: map,
@@ -1142,7 +1115,7 @@ fn strategy_for(repairs: &[Repair]) -> Strategy {
     let (mut quotes, mut keys, mut commas, mut values, mut other) =
         (false, false, false, false, false);
     for r in repairs {
-        match r.kind {
+        match r.kind() {
             RepairKind::SingleQuotes => quotes = true,
             RepairKind::UnquotedKey => keys = true,
             RepairKind::TrailingComma => commas = true,

@@ -103,7 +103,9 @@ pub struct Extracted {
 impl Extracted {
     /// Whether the value was cut off and completed.
     pub fn is_truncated(&self) -> bool {
-        self.repairs.iter().any(|r| r.kind == RepairKind::Truncated)
+        self.repairs
+            .iter()
+            .any(|r| r.kind() == RepairKind::Truncated)
     }
 }
 
@@ -179,7 +181,7 @@ impl<'t> Candidates<'t> {
         let whole_is_bare = whole.as_ref().is_some_and(|(_, repairs)| {
             !repairs.iter().any(|r| {
                 matches!(
-                    r.kind,
+                    r.kind(),
                     RepairKind::StrippedProse
                         | RepairKind::StrippedFence
                         | RepairKind::SkippedReasoning
@@ -188,7 +190,7 @@ impl<'t> Candidates<'t> {
         });
         let whole_truncated = whole
             .as_ref()
-            .is_some_and(|(_, repairs)| repairs.iter().any(|r| r.kind == RepairKind::Truncated));
+            .is_some_and(|(_, repairs)| repairs.iter().any(|r| r.kind() == RepairKind::Truncated));
 
         let mut spans = Vec::new();
         let mut fallback = Vec::new();
@@ -246,15 +248,9 @@ impl<'t> Candidates<'t> {
     fn fence(&self, i: usize) -> Option<Pending> {
         let fence = self.fences.get(i)?;
         let (json, mut repairs) = run_engine(self.text, fence.content.clone())?;
-        repairs.push(Repair {
-            kind: RepairKind::StrippedFence,
-            span: fence.open.clone(),
-        });
+        repairs.push(Repair::new(RepairKind::StrippedFence, fence.open.clone()));
         if let Some(close) = &fence.close {
-            repairs.push(Repair {
-                kind: RepairKind::StrippedFence,
-                span: close.clone(),
-            });
+            repairs.push(Repair::new(RepairKind::StrippedFence, close.clone()));
         }
         let outer = fence.open.start..fence.close.as_ref().map_or(self.text.len(), |c| c.end);
         add_prose(self.text, self.answer_start, outer, &mut repairs);
@@ -343,13 +339,13 @@ impl Iterator for Candidates<'_> {
             self.given += 1;
             let mut repairs = pending.repairs;
             if self.answer_start > 0 {
-                repairs.push(Repair {
-                    kind: RepairKind::SkippedReasoning,
-                    span: 0..self.answer_start,
-                });
+                repairs.push(Repair::new(
+                    RepairKind::SkippedReasoning,
+                    0..self.answer_start,
+                ));
             }
-            repairs.sort_by_key(|r| (r.span.start, r.span.end));
-            let truncated = repairs.iter().any(|r| r.kind == RepairKind::Truncated);
+            repairs.sort_by_key(|r| (r.span().start, r.span().end));
+            let truncated = repairs.iter().any(|r| r.kind() == RepairKind::Truncated);
             return Some(Candidate {
                 source: pending.source,
                 span: pending.span,
@@ -373,10 +369,7 @@ fn run_engine(text: &str, range: Range<usize>) -> Option<(String, Vec<Repair>)> 
     let repairs = repaired
         .repairs
         .into_iter()
-        .map(|r| Repair {
-            kind: r.kind,
-            span: r.span.start + range.start..r.span.end + range.start,
-        })
+        .map(|r| r.shifted(range.start))
         .collect();
     Some((repaired.text, repairs))
 }
@@ -448,10 +441,7 @@ fn add_prose(text: &str, answer_start: usize, kept: Range<usize>, repairs: &mut 
             .get(range.clone())
             .is_some_and(|s| !s.trim().is_empty())
         {
-            repairs.push(Repair {
-                kind: RepairKind::StrippedProse,
-                span: range,
-            });
+            repairs.push(Repair::new(RepairKind::StrippedProse, range));
         }
     }
 }

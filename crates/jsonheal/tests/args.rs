@@ -459,7 +459,7 @@ fn typographic_quotes_as_delimiters_are_repaired() {
     assert!(n
         .repairs
         .iter()
-        .any(|r| r.kind == RepairKind::TypographicQuotes));
+        .any(|r| r.kind() == RepairKind::TypographicQuotes));
 }
 
 #[test]
@@ -493,12 +493,12 @@ fn repairs_point_into_the_raw_input() {
     assert!(!n.repairs.is_empty());
     for r in &n.repairs {
         assert!(
-            r.span.end <= raw.len() && r.span.start <= r.span.end,
+            r.span().end <= raw.len() && r.span().start <= r.span().end,
             "{r:?}"
         );
     }
     assert!(
-        n.repairs.iter().all(|r| r.span.start >= 2),
+        n.repairs.iter().all(|r| r.span().start >= 2),
         "{:?}",
         n.repairs
     );

@@ -62,7 +62,7 @@ proptest! {
             prop_assert_eq!(&again.value, &n.value, "{} -> {}", raw, text);
             prop_assert!(matches!(again.strategy, Decision::Valid | Decision::Empty));
             for r in &n.repairs {
-                prop_assert!(r.span.start <= r.span.end && r.span.end <= raw.len(), "{:?}", r);
+                prop_assert!(r.span().start <= r.span().end && r.span().end <= raw.len(), "{:?}", r);
             }
         }
     }

@@ -177,23 +177,23 @@ fn no_json_is_an_error() {
 fn every_result_says_what_was_repaired() {
     let reply = "Sure:\n```json\n{'a': 1,}\n```\nDone.";
     let got = extract(reply).unwrap();
-    let kinds: Vec<RepairKind> = got.repairs.iter().map(|r| r.kind).collect();
+    let kinds: Vec<RepairKind> = got.repairs.iter().map(|r| r.kind()).collect();
     assert!(kinds.contains(&RepairKind::StrippedFence), "{kinds:?}");
     assert!(kinds.contains(&RepairKind::StrippedProse), "{kinds:?}");
     assert!(kinds.contains(&RepairKind::SingleQuotes), "{kinds:?}");
     assert!(kinds.contains(&RepairKind::TrailingComma), "{kinds:?}");
     // Spans point into the whole reply, in input order.
     for r in &got.repairs {
-        assert!(r.span.end <= reply.len(), "{r:?}");
+        assert!(r.span().end <= reply.len(), "{r:?}");
     }
-    let starts: Vec<usize> = got.repairs.iter().map(|r| r.span.start).collect();
+    let starts: Vec<usize> = got.repairs.iter().map(|r| r.span().start).collect();
     assert!(starts.windows(2).all(|w| w[0] <= w[1]), "{starts:?}");
     let comma = got
         .repairs
         .iter()
-        .find(|r| r.kind == RepairKind::TrailingComma)
+        .find(|r| r.kind() == RepairKind::TrailingComma)
         .unwrap();
-    assert_eq!(&reply[comma.span.clone()], ",");
+    assert_eq!(&reply[comma.span()], ",");
     assert_eq!(&reply[got.span.clone()], "{'a': 1,}\n");
 }
 
@@ -204,9 +204,9 @@ fn skipped_reasoning_is_reported() {
     let skip = got
         .repairs
         .iter()
-        .find(|r| r.kind == RepairKind::SkippedReasoning)
+        .find(|r| r.kind() == RepairKind::SkippedReasoning)
         .unwrap();
-    assert_eq!(&reply[skip.span.clone()], "<think>{\"a\": 0}</think>");
+    assert_eq!(&reply[skip.span()], "<think>{\"a\": 0}</think>");
 }
 
 #[test]

@@ -408,18 +408,18 @@ fn check_result(
     prop_assert!(r.value().is_ok());
     for rep in &r.repairs {
         prop_assert!(
-            rep.span.start <= rep.span.end && rep.span.end <= input.len(),
+            rep.span().start <= rep.span().end && rep.span().end <= input.len(),
             "span {:?} ({}) outside the input of {} bytes: {:?}",
-            rep.span,
-            rep.kind,
+            rep.span(),
+            rep.kind(),
             input.len(),
             input
         );
         prop_assert!(
-            input.is_char_boundary(rep.span.start) && input.is_char_boundary(rep.span.end),
+            input.is_char_boundary(rep.span().start) && input.is_char_boundary(rep.span().end),
             "span {:?} ({}) not on char boundaries: {:?}",
-            rep.span,
-            rep.kind,
+            rep.span(),
+            rep.kind(),
             input
         );
     }

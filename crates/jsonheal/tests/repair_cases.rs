@@ -44,7 +44,7 @@ fn kinds(input: &str) -> Vec<RepairKind> {
         .unwrap()
         .repairs
         .iter()
-        .map(|r| r.kind)
+        .map(|r| r.kind())
         .collect()
 }
 
@@ -536,11 +536,11 @@ fn repairs_are_reported_with_spans_inside_the_input() {
     let r = repair(input).unwrap();
     for rep in &r.repairs {
         assert!(
-            rep.span.start <= rep.span.end && rep.span.end <= input.len(),
+            rep.span().start <= rep.span().end && rep.span().end <= input.len(),
             "{rep:?}"
         );
     }
-    let found: Vec<_> = r.repairs.iter().map(|r| r.kind).collect();
+    let found: Vec<_> = r.repairs.iter().map(|r| r.kind()).collect();
     for k in [
         RepairKind::UnquotedKey,
         RepairKind::SingleQuotes,
@@ -553,9 +553,9 @@ fn repairs_are_reported_with_spans_inside_the_input() {
     let comma = r
         .repairs
         .iter()
-        .find(|r| r.kind == RepairKind::TrailingComma)
+        .find(|r| r.kind() == RepairKind::TrailingComma)
         .unwrap();
-    assert_eq!(&input[comma.span.clone()], ",");
+    assert_eq!(&input[comma.span()], ",");
 }
 
 #[test]

@@ -190,7 +190,7 @@ proptest! {
         let Ok(fixed) = repair(&text) else {
             return Ok(());
         };
-        if fixed.repairs.iter().any(|r| r.kind == RepairKind::MultipleValues)
+        if fixed.repairs.iter().any(|r| r.kind() == RepairKind::MultipleValues)
             || has_duplicate_keys(&text)
         {
             return Ok(());

@@ -96,13 +96,13 @@ pub fn run(args: ArgsArgs) -> anyhow::Result<ExitCode> {
 fn explain(n: &Normalized, raw: &str) {
     eprintln!("strategy: {}", n.strategy);
     for r in &n.repairs {
-        let pos = jsonheal::Position::of(raw, r.span.start);
+        let pos = jsonheal::Position::of(raw, r.span().start);
         eprintln!(
             "{}:{} {}: {}",
             pos.line,
             pos.column,
-            r.kind,
-            r.kind.describe()
+            r.kind(),
+            r.kind().describe()
         );
     }
     if n.quotes_folded > 0 {
@@ -320,9 +320,9 @@ fn write_ok(out: &mut Vec<u8>, id: &Value, n: &Normalized) {
         // Names are fixed snake_case ASCII; offsets are numbers: no escaping needed.
         let item = format!(
             "{{\"kind\":\"{}\",\"start\":{},\"end\":{}}}",
-            r.kind.name(),
-            r.span.start,
-            r.span.end
+            r.kind().name(),
+            r.span().start,
+            r.span().end
         );
         out.extend_from_slice(item.as_bytes());
     }

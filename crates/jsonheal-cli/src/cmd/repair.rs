@@ -141,14 +141,14 @@ fn explain(input: &str, repaired: &Repaired) -> anyhow::Result<()> {
         writeln!(err, "no repairs: the input is valid JSON")?;
     }
     for r in &repaired.repairs {
-        let p = jsonheal::Position::of(input, r.span.start);
+        let p = jsonheal::Position::of(input, r.span().start);
         writeln!(
             err,
             "{}:{} {}: {}",
             p.line,
             p.column,
-            r.kind,
-            r.kind.describe()
+            r.kind(),
+            r.kind().describe()
         )?;
     }
     Ok(())
@@ -256,11 +256,11 @@ fn process_line(line: &str, options: &Options, out: &mut Vec<u8>) {
                     out.push(b',');
                 }
                 out.extend_from_slice(b"{\"kind\":\"");
-                out.extend_from_slice(rep.kind.name().as_bytes());
+                out.extend_from_slice(rep.kind().name().as_bytes());
                 out.extend_from_slice(b"\",\"start\":");
-                out.extend_from_slice(rep.span.start.to_string().as_bytes());
+                out.extend_from_slice(rep.span().start.to_string().as_bytes());
                 out.extend_from_slice(b",\"end\":");
-                out.extend_from_slice(rep.span.end.to_string().as_bytes());
+                out.extend_from_slice(rep.span().end.to_string().as_bytes());
                 out.push(b'}');
             }
             out.extend_from_slice(b"]}");

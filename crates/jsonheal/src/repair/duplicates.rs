@@ -42,10 +42,10 @@ pub(super) fn apply(repaired: Repaired, input: &str, options: &Options) -> Resul
     })?;
     let mut repairs = repaired.repairs;
     // The second pass has no input positions; the span is the whole input.
-    repairs.extend(dups.iter().map(|_| Repair {
-        kind: RepairKind::DuplicateKey,
-        span: 0..input.len(),
-    }));
+    repairs.extend(
+        dups.iter()
+            .map(|_| Repair::new(RepairKind::DuplicateKey, 0..input.len())),
+    );
     Ok(Repaired { text, repairs })
 }
 

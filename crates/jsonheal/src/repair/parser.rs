@@ -154,14 +154,13 @@ fn repair_escaped(input: &str, start: usize, options: &Options) -> Result<Repair
     let mut parser = Parser::new(&text, options);
     let out = parser.run()?;
     let at = |p: usize| map.get(p).copied().unwrap_or(b.len());
-    let mut repairs = vec![Repair {
-        kind: RepairKind::EscapedJson,
-        span: start..b.len(),
-    }];
-    repairs.extend(parser.repairs.into_iter().map(|r| Repair {
-        kind: r.kind,
-        span: at(r.span.start)..at(r.span.end),
-    }));
+    let mut repairs = vec![Repair::new(RepairKind::EscapedJson, start..b.len())];
+    repairs.extend(
+        parser
+            .repairs
+            .into_iter()
+            .map(|r| Repair::new(r.kind(), at(r.span().start)..at(r.span().end))),
+    );
     let repaired = Repaired { text: out, repairs };
     super::duplicates::apply(repaired, input, options)
 }
@@ -371,14 +370,14 @@ impl<'a> Parser<'a> {
 
     /// Repairs in input order. They are recorded almost in order, so check before sorting.
     fn sort_repairs(&mut self) {
-        let key = |r: &Repair| (r.span.start, r.span.end);
+        let key = |r: &Repair| (r.span().start, r.span().end);
         if !self.repairs.is_sorted_by_key(key) {
             self.repairs.sort_by_key(key);
         }
     }
 
     fn record(&mut self, kind: RepairKind, span: Range<usize>) {
-        self.repairs.push(Repair { kind, span });
+        self.repairs.push(Repair::new(kind, span));
     }
 
     fn peek(&self) -> Option<u8> {
@@ -527,10 +526,8 @@ impl<'a> Parser<'a> {
         }
         if fenced.contains(&true) && fenced.contains(&false) {
             for (span, _) in spans.iter().zip(&fenced).filter(|(_, f)| !**f) {
-                self.repairs.push(Repair {
-                    kind: RepairKind::StrippedProse,
-                    span: span.clone(),
-                });
+                self.repairs
+                    .push(Repair::new(RepairKind::StrippedProse, span.clone()));
             }
             let mut keep = fenced.iter();
             values.retain(|_| keep.next() == Some(&true));

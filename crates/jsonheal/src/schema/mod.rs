@@ -287,9 +287,9 @@ pub struct RepairNote {
 impl From<&crate::Repair> for RepairNote {
     fn from(r: &crate::Repair) -> RepairNote {
         RepairNote {
-            kind: r.kind.name(),
-            start: r.span.start,
-            end: r.span.end,
+            kind: r.kind().name(),
+            start: r.span().start,
+            end: r.span().end,
         }
     }
 }
