@@ -1,6 +1,7 @@
 //! The tolerant parser: one pass over the bytes, repairs logged as they are made.
 
 mod duplicates;
+mod out;
 mod parser;
 
 use std::ops::Range;

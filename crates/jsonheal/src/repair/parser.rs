@@ -7,6 +7,7 @@ use std::ops::Range;
 
 use memchr::memmem;
 
+use super::out::Out;
 use super::{DuplicateKeys, Multiple, NonFinite, Options, Repair, RepairKind, Repaired};
 use crate::error::{Error, ErrorKind};
 
@@ -225,7 +226,9 @@ struct Parser<'a> {
     pos: usize,
     /// Where the current document region ends (a closing code fence, or the input's end).
     end: usize,
-    out: Vec<u8>,
+    /// The input as text, for copying slices of it to `out`.
+    text: &'a str,
+    out: Out,
     repairs: Vec<Repair>,
     stack: Vec<Frame>,
     options: &'a Options,
@@ -357,7 +360,8 @@ impl<'a> Parser<'a> {
             src: input.as_bytes(),
             pos: 0,
             end: input.len(),
-            out: Vec::with_capacity(input.len() + 16),
+            text: input,
+            out: Out::with_capacity(input.len() + 16),
             repairs: Vec::new(),
             stack: Vec::new(),
             options,
@@ -378,6 +382,17 @@ impl<'a> Parser<'a> {
 
     fn record(&mut self, kind: RepairKind, span: Range<usize>) {
         self.repairs.push(Repair::new(kind, span));
+    }
+
+    /// Write `input[range]` as a JSON string.
+    fn write_json_input(&mut self, range: Range<usize>) {
+        match self.text.get(range.clone()) {
+            Some(s) => self.out.push_json_string(s),
+            None => {
+                let lossy = String::from_utf8_lossy(self.src.get(range).unwrap_or_default());
+                self.out.push_json_string(&lossy);
+            }
+        }
     }
 
     fn peek(&self) -> Option<u8> {
@@ -463,7 +478,7 @@ impl<'a> Parser<'a> {
         if stack.is_empty() || stack.len() > self.options.max_depth {
             return Ok(None);
         }
-        self.out.extend_from_slice(&b[start..at]);
+        self.out.push_input(self.text, start..at);
         let last = stack.len() - 1;
         for (depth, &c) in stack.iter().enumerate() {
             self.stack.push(Frame {
@@ -484,9 +499,7 @@ impl<'a> Parser<'a> {
         };
         self.machine(&mut mode)?;
         self.sort_repairs();
-        String::from_utf8(std::mem::take(&mut self.out))
-            .map(Some)
-            .map_err(|e| Error::new(ErrorKind::Internal(format!("output is not UTF-8: {e}"))))
+        Ok(Some(self.out.take()))
     }
 
     /// Find and repair every top-level value; combine them as `Options::multiple` says.
@@ -511,7 +524,7 @@ impl<'a> Parser<'a> {
                 Start::MissingOpener(i) => {
                     self.pos = i;
                     self.stack.clear();
-                    self.open(FrameKind::Object, b"{")?;
+                    self.open(FrameKind::Object, "{")?;
                     let mut mode = Mode::Key;
                     self.machine(&mut mode)?;
                 }
@@ -537,29 +550,28 @@ impl<'a> Parser<'a> {
             1 => {
                 let r = values[0].clone();
                 if r.start == 0 && r.end == self.out.len() {
-                    std::mem::take(&mut self.out)
+                    self.out.take()
                 } else {
-                    self.out[r].to_vec()
+                    self.out.slice(r).to_owned()
                 }
             }
             n => self.combine(values, n)?,
         };
         self.sort_repairs();
-        String::from_utf8(out)
-            .map_err(|e| Error::new(ErrorKind::Internal(format!("output is not UTF-8: {e}"))))
+        Ok(out)
     }
 
-    fn combine(&mut self, values: Vec<Range<usize>>, n: usize) -> Result<Vec<u8>, Error> {
+    fn combine(&mut self, values: Vec<Range<usize>>, n: usize) -> Result<String, Error> {
         let span = 0..self.src.len();
         match self.options.multiple {
             Multiple::Error => Err(Error::new(ErrorKind::MultipleValues)),
             Multiple::First => {
                 self.record(RepairKind::MultipleValues, span);
-                Ok(self.out[values[0].clone()].to_vec())
+                Ok(self.out.slice(values[0].clone()).to_owned())
             }
             Multiple::Last => {
                 self.record(RepairKind::MultipleValues, span);
-                Ok(self.out[values[n - 1].clone()].to_vec())
+                Ok(self.out.slice(values[n - 1].clone()).to_owned())
             }
             Multiple::Array => {
                 if self.deepest >= self.options.max_depth {
@@ -567,15 +579,15 @@ impl<'a> Parser<'a> {
                     return Err(Error::new(ErrorKind::TooDeep));
                 }
                 self.record(RepairKind::MultipleValues, span);
-                let mut out = Vec::with_capacity(self.out.len() + n + 2);
-                out.push(b'[');
+                let mut out = String::with_capacity(self.out.len() + n + 2);
+                out.push('[');
                 for (i, r) in values.into_iter().enumerate() {
                     if i > 0 {
-                        out.push(b',');
+                        out.push(',');
                     }
-                    out.extend_from_slice(&self.out[r]);
+                    out.push_str(self.out.slice(r));
                 }
-                out.push(b']');
+                out.push(']');
                 Ok(out)
             }
         }
@@ -823,7 +835,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn open(&mut self, kind: FrameKind, text: &[u8]) -> Result<(), Error> {
+    fn open(&mut self, kind: FrameKind, text: &str) -> Result<(), Error> {
         if self.stack.len() >= self.options.max_depth {
             return Err(Error::at(
                 ErrorKind::TooDeep,
@@ -831,7 +843,7 @@ impl<'a> Parser<'a> {
                 self.pos,
             ));
         }
-        self.out.extend_from_slice(text);
+        self.out.push_str(text);
         self.deepest = self.deepest.max(self.stack.len() + 1);
         self.stack.push(Frame {
             kind,
@@ -849,7 +861,7 @@ impl<'a> Parser<'a> {
                 FrameKind::Wrapper => {
                     if f.count == 0 && self.out.len() == f.checkpoint {
                         // `Foo()`: nothing inside.
-                        self.out.extend_from_slice(b"null");
+                        self.out.push_str("null");
                     }
                 }
             }
@@ -966,7 +978,7 @@ impl<'a> Parser<'a> {
         let in_member = top == Some(FrameKind::Object);
         match c {
             b',' | b'}' | b']' | b')' | b';' if in_member => {
-                self.out.extend_from_slice(b"null");
+                self.out.push_str("null");
                 self.record(RepairKind::MissingValue, self.pos..self.pos);
                 *mode = Mode::After;
                 return Ok(());
@@ -1010,18 +1022,18 @@ impl<'a> Parser<'a> {
         match c {
             b'{' => {
                 self.pos += 1;
-                self.open(FrameKind::Object, b"{")?;
+                self.open(FrameKind::Object, "{")?;
                 *mode = Mode::Key;
             }
             b'[' => {
                 self.pos += 1;
-                self.open(FrameKind::Array, b"[")?;
+                self.open(FrameKind::Array, "[")?;
                 *mode = Mode::Value;
             }
             b'(' => {
                 self.record(RepairKind::TupleToArray, self.pos..self.pos + 1);
                 self.pos += 1;
-                self.open(FrameKind::Tuple, b"[")?;
+                self.open(FrameKind::Tuple, "[")?;
                 *mode = Mode::Value;
             }
             b'/' => self.parse_regex(),
@@ -1073,8 +1085,7 @@ impl<'a> Parser<'a> {
         }
         self.pos = j;
         self.record(RepairKind::RegexLiteral, start..j);
-        let text = String::from_utf8_lossy(&self.src[start..j]).into_owned();
-        write_json_string(&mut self.out, &text);
+        self.write_json_input(start..j);
     }
 
     /// A value that does not start with a quote or bracket: a number, a literal, a wrapper
@@ -1093,7 +1104,7 @@ impl<'a> Parser<'a> {
             if k > start && self.byte(k) == Some(b'(') {
                 self.pos = k + 1;
                 self.record(RepairKind::Wrapper, start..k + 1);
-                self.open(FrameKind::Wrapper, b"")?;
+                self.open(FrameKind::Wrapper, "")?;
                 *mode = Mode::Value;
                 return Ok(true);
             }
@@ -1167,7 +1178,7 @@ impl<'a> Parser<'a> {
     /// After an unusable byte where a value was due: drop the element, or null the member.
     fn drop_or_null(&mut self) {
         match self.top_kind() {
-            Some(FrameKind::Object) => self.out.extend_from_slice(b"null"),
+            Some(FrameKind::Object) => self.out.push_str("null"),
             Some(_) => self.drop_item(),
             None => {}
         }
@@ -1211,7 +1222,7 @@ impl<'a> Parser<'a> {
     fn write_number(&mut self, start: usize, end: usize) {
         let lexeme = &self.src[start..end];
         if is_json_number(lexeme) {
-            self.out.extend_from_slice(lexeme);
+            self.out.push_input(self.text, start..end);
             return;
         }
         let truncated = end >= self.src.len();
@@ -1222,7 +1233,7 @@ impl<'a> Parser<'a> {
                 } else {
                     self.record(RepairKind::NumberFormat, start..end);
                 }
-                self.out.extend_from_slice(fixed.as_bytes());
+                self.out.push_str(&fixed);
             }
             None if truncated => {
                 // `-` or `+` cut off before any digit.
@@ -1231,27 +1242,29 @@ impl<'a> Parser<'a> {
             }
             None => {
                 self.record(RepairKind::UnquotedValue, start..end);
-                write_json_bytes(&mut self.out, lexeme);
+                self.write_json_input(start..end);
             }
         }
     }
 
     fn write_bare(&mut self, tok: &[u8], span: Range<usize>, at_end: bool) -> Result<(), Error> {
-        let literal: Option<(&[u8], RepairKind)> = match tok {
-            b"true" | b"false" | b"null" => Some((tok, RepairKind::PythonLiteral)),
-            b"True" | b"TRUE" => Some((b"true", RepairKind::PythonLiteral)),
-            b"False" | b"FALSE" => Some((b"false", RepairKind::PythonLiteral)),
+        let literal: Option<(&str, RepairKind)> = match tok {
+            b"true" => Some(("true", RepairKind::PythonLiteral)),
+            b"false" => Some(("false", RepairKind::PythonLiteral)),
+            b"null" => Some(("null", RepairKind::PythonLiteral)),
+            b"True" | b"TRUE" => Some(("true", RepairKind::PythonLiteral)),
+            b"False" | b"FALSE" => Some(("false", RepairKind::PythonLiteral)),
             b"None" | b"none" | b"NULL" | b"Null" | b"nil" => {
-                Some((b"null", RepairKind::PythonLiteral))
+                Some(("null", RepairKind::PythonLiteral))
             }
-            b"undefined" => Some((b"null", RepairKind::Undefined)),
+            b"undefined" => Some(("null", RepairKind::Undefined)),
             _ => None,
         };
         if let Some((text, kind)) = literal {
-            if text != tok {
+            if text.as_bytes() != tok {
                 self.record(kind, span);
             }
-            self.out.extend_from_slice(text);
+            self.out.push_str(text);
             return Ok(());
         }
         if matches!(
@@ -1261,8 +1274,8 @@ impl<'a> Parser<'a> {
             let start = span.start;
             self.record(RepairKind::NonFiniteNumber, span);
             match self.options.non_finite {
-                NonFinite::Null => self.out.extend_from_slice(b"null"),
-                NonFinite::String => write_json_bytes(&mut self.out, tok),
+                NonFinite::Null => self.out.push_str("null"),
+                NonFinite::String => self.write_json_input(start..start + tok.len()),
                 NonFinite::Error => {
                     return Err(Error::at(
                         ErrorKind::NonFinite,
@@ -1276,22 +1289,22 @@ impl<'a> Parser<'a> {
         if at_end {
             // A literal cut short: complete it; never the string "tru".
             for (full, text) in [
-                (&b"true"[..], &b"true"[..]),
-                (b"false", b"false"),
-                (b"null", b"null"),
-                (b"True", b"true"),
-                (b"False", b"false"),
-                (b"None", b"null"),
+                (&b"true"[..], "true"),
+                (b"false", "false"),
+                (b"null", "null"),
+                (b"True", "true"),
+                (b"False", "false"),
+                (b"None", "null"),
             ] {
                 if full.starts_with(tok) {
                     self.mark_truncated();
-                    self.out.extend_from_slice(text);
+                    self.out.push_str(text);
                     return Ok(());
                 }
             }
         }
+        self.write_json_input(span.clone());
         self.record(RepairKind::UnquotedValue, span);
-        write_json_bytes(&mut self.out, tok);
         Ok(())
     }
 
@@ -1387,7 +1400,7 @@ impl<'a> Parser<'a> {
         }
         self.pos = i;
         self.record(RepairKind::UnquotedKey, start..end);
-        write_json_bytes(&mut self.out, &b[start..end]);
+        self.write_json_input(start..end);
     }
 
     // ---- Colon
@@ -1414,7 +1427,7 @@ impl<'a> Parser<'a> {
             }
             Some(b',' | b'}' | b']') => {
                 self.record(RepairKind::MissingValue, self.pos..self.pos);
-                self.out.extend_from_slice(b":null");
+                self.out.push_str(":null");
                 *mode = Mode::After;
             }
             Some(_) => {
@@ -1473,7 +1486,7 @@ impl<'a> Parser<'a> {
                 self.skip_ws();
                 match quote_at(self.src, self.pos) {
                     Some(q) if self.string_end == Some(self.out.len()) => {
-                        self.out.pop();
+                        self.out.pop_ascii();
                         self.record(RepairKind::Concatenation, plus..plus + 1);
                         self.parse_string(q, StrCtx::Value, true)?;
                     }
@@ -1616,7 +1629,7 @@ impl<'a> Parser<'a> {
             while i < self.end && !STRING_SPECIAL[b[i] as usize] {
                 i += 1;
             }
-            self.out.extend_from_slice(&b[run_start..i]);
+            self.out.push_input(self.text, run_start..i);
             self.pos = i;
             if i >= self.end {
                 // The input ended inside the string. If only closers follow its last line
@@ -1660,10 +1673,10 @@ impl<'a> Parser<'a> {
                     StrEnd::Unterminated => {
                         // Trim the content's trailing spaces and one comma, close it here.
                         while matches!(self.out.last(), Some(b' ' | b'\t')) {
-                            self.out.pop();
+                            self.out.pop_ascii();
                         }
-                        if self.out.last() == Some(&b',') {
-                            self.out.pop();
+                        if self.out.last() == Some(b',') {
+                            self.out.pop_ascii();
                         }
                         self.record(RepairKind::MissingQuote, i..i);
                         self.out.push(b'"');
@@ -1673,9 +1686,9 @@ impl<'a> Parser<'a> {
                     StrEnd::Inner => {
                         self.record(RepairKind::InnerQuote, i..i + len);
                         if len == 1 && c == b'"' {
-                            self.out.extend_from_slice(b"\\\"");
+                            self.out.push_str("\\\"");
                         } else {
-                            self.out.extend_from_slice(&b[i..i + len]);
+                            self.out.push_input(self.text, i..i + len);
                         }
                         self.pos = i + len;
                         continue;
@@ -1686,7 +1699,7 @@ impl<'a> Parser<'a> {
                 b'\\' => self.parse_escape(q, windows_path)?,
                 b'"' => {
                     // A double quote inside a single-quoted string.
-                    self.out.extend_from_slice(b"\\\"");
+                    self.out.push_str("\\\"");
                     self.pos += 1;
                 }
                 b'\'' | b'`' | 0xE2 => {
@@ -1695,7 +1708,7 @@ impl<'a> Parser<'a> {
                     } else {
                         1
                     };
-                    self.out.extend_from_slice(&b[i..i + len]);
+                    self.out.push_input(self.text, i..i + len);
                     self.pos = i + len;
                 }
                 _ => {
@@ -1704,13 +1717,13 @@ impl<'a> Parser<'a> {
                     match c {
                         b'\n' => {
                             last_newline = Some((i, self.out.len()));
-                            self.out.extend_from_slice(b"\\n");
+                            self.out.push_str("\\n");
                         }
-                        b'\r' => self.out.extend_from_slice(b"\\r"),
-                        b'\t' => self.out.extend_from_slice(b"\\t"),
+                        b'\r' => self.out.push_str("\\r"),
+                        b'\t' => self.out.push_str("\\t"),
                         _ => {
                             let hex = b"0123456789abcdef";
-                            self.out.extend_from_slice(b"\\u00");
+                            self.out.push_str("\\u00");
                             self.out.push(hex[(c >> 4) as usize]);
                             self.out.push(hex[(c & 15) as usize]);
                         }
@@ -1722,7 +1735,6 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_escape(&mut self, q: Quote, windows_path: bool) -> Result<(), Error> {
-        let b = self.src;
         let i = self.pos;
         let Some(n) = self.byte(i + 1) else {
             // A dangling backslash at the end: dropped.
@@ -1731,13 +1743,13 @@ impl<'a> Parser<'a> {
         };
         if windows_path && !matches!(n, b'"' | b'\\') {
             self.record(RepairKind::InvalidEscape, i..i + 1);
-            self.out.extend_from_slice(b"\\\\");
+            self.out.push_str("\\\\");
             self.pos = i + 1;
             return Ok(());
         }
         match n {
             b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
-                self.out.extend_from_slice(&b[i..i + 2]);
+                self.out.push_input(self.text, i..i + 2);
                 self.pos = i + 2;
             }
             b'\'' => {
@@ -1750,14 +1762,14 @@ impl<'a> Parser<'a> {
             b'u' => self.parse_unicode_escape(),
             b'x' if self.hex_digits(i + 2, 2) == Some(2) => {
                 self.record(RepairKind::InvalidEscape, i..i + 4);
-                self.out.extend_from_slice(b"\\u00");
-                self.out.extend_from_slice(&b[i + 2..i + 4]);
+                self.out.push_str("\\u00");
+                self.out.push_input(self.text, i + 2..i + 4);
                 self.pos = i + 4;
             }
             _ => {
                 // Invalid escape: the backslash is content.
                 self.record(RepairKind::InvalidEscape, i..i + 1);
-                self.out.extend_from_slice(b"\\\\");
+                self.out.push_str("\\\\");
                 self.pos = i + 1;
             }
         }
@@ -1792,7 +1804,7 @@ impl<'a> Parser<'a> {
                         .then(|| self.hex_digits(i + 8, 4));
                     match low {
                         Some(Some(4)) if (0xDC00..0xE000).contains(&hex4(&b[i + 8..i + 12])) => {
-                            self.out.extend_from_slice(&b[i..i + 12]);
+                            self.out.push_input(self.text, i..i + 12);
                             self.pos = i + 12;
                         }
                         Some(None) => {
@@ -1804,22 +1816,22 @@ impl<'a> Parser<'a> {
                         }
                         _ => {
                             self.record(RepairKind::LoneSurrogate, i..i + 6);
-                            self.out.extend_from_slice(b"\\ufffd");
+                            self.out.push_str("\\ufffd");
                             self.pos = i + 6;
                         }
                     }
                 } else if (0xDC00..0xE000).contains(&unit) {
                     self.record(RepairKind::LoneSurrogate, i..i + 6);
-                    self.out.extend_from_slice(b"\\ufffd");
+                    self.out.push_str("\\ufffd");
                     self.pos = i + 6;
                 } else {
-                    self.out.extend_from_slice(&b[i..i + 6]);
+                    self.out.push_input(self.text, i..i + 6);
                     self.pos = i + 6;
                 }
             }
             Some(_) => {
                 self.record(RepairKind::InvalidEscape, i..i + 2);
-                self.out.extend_from_slice(b"\\\\");
+                self.out.push_str("\\\\");
                 self.pos = i + 1;
             }
         }
@@ -2240,37 +2252,4 @@ fn parse_number_like(s: &[u8]) -> Option<String> {
         }
     }
     Some(out)
-}
-
-/// Write `s` as a JSON string.
-pub(crate) fn write_json_string(out: &mut Vec<u8>, s: &str) {
-    write_json_bytes(out, s.as_bytes());
-}
-
-/// Write UTF-8 bytes (a slice of the input cut at ASCII delimiters) as a JSON string.
-fn write_json_bytes(out: &mut Vec<u8>, s: &[u8]) {
-    out.push(b'"');
-    if !s.iter().any(|&c| c < 0x20 || c == b'"' || c == b'\\') {
-        // The common case (a bare key or word): nothing to escape.
-        out.extend_from_slice(s);
-        out.push(b'"');
-        return;
-    }
-    for &c in s {
-        match c {
-            b'"' => out.extend_from_slice(b"\\\""),
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            b'\n' => out.extend_from_slice(b"\\n"),
-            b'\r' => out.extend_from_slice(b"\\r"),
-            b'\t' => out.extend_from_slice(b"\\t"),
-            0..=0x1F => {
-                let hex = b"0123456789abcdef";
-                out.extend_from_slice(b"\\u00");
-                out.push(hex[(c >> 4) as usize]);
-                out.push(hex[(c & 15) as usize]);
-            }
-            _ => out.push(c),
-        }
-    }
-    out.push(b'"');
 }
