@@ -23,7 +23,7 @@
 //! *freezes*: the snapshot keeps what it had, and [`Repairer::finish`] decides.
 //!
 //! ```
-//! use jsonheal::stream::{Op, Repairer};
+//! use jsonheal::stream::{OpRef, Repairer, Shown};
 //!
 //! let mut r = Repairer::new();
 //! r.push("Sure: {'city': 'Par");
@@ -33,9 +33,10 @@
 //! assert_eq!(r.snapshot(), Some(serde_json::json!({"city": "Paris"})));
 //! r.events(); // drain
 //! r.push("00000}");
-//! let events = r.events();
+//! let events: Vec<_> = r.events().collect();
 //! assert_eq!(events[0].path, "/pop");
-//! assert_eq!(events[0].op, Op::Set(serde_json::json!(2100000)));
+//! assert_eq!(events[0].op, OpRef::Set(Shown::Number("2100000")));
+//! assert_eq!(events[0].to_event().op, jsonheal::stream::Op::Set(serde_json::json!(2100000)));
 //! # Ok::<(), jsonheal::Error>(())
 //! ```
 //!
@@ -82,6 +83,140 @@ pub enum Op {
     Append(String),
 }
 
+/// An [`Event`] as [`Repairer::events`] hands it out: borrowed from the repairer, so
+/// following a stream allocates nothing per change. [`EventRef::to_event`] makes it owned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EventRef<'a> {
+    /// Where the change happened: `/items/3/name`.
+    pub path: &'a str,
+    /// What happened there.
+    pub op: OpRef<'a>,
+}
+
+/// What an [`EventRef`] did (see [`Op`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpRef<'a> {
+    /// A value appeared at the path.
+    Set(Shown<'a>),
+    /// The string at the path grew by this text.
+    Append(&'a str),
+}
+
+/// A value as it appears: containers empty, strings as far as they have come.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown<'a> {
+    Null,
+    Bool(bool),
+    /// JSON number text, final (`12`, `-0.5e3`).
+    Number(&'a str),
+    String(&'a str),
+    /// `[]`
+    Array,
+    /// `{}`
+    Object,
+}
+
+impl Shown<'_> {
+    /// As a `serde_json::Value` (numbers exact, as in the final value).
+    pub fn to_value(self) -> Value {
+        match self {
+            Shown::Null => Value::Null,
+            Shown::Bool(b) => Value::Bool(b),
+            Shown::Number(text) => number(text),
+            Shown::String(s) => Value::String(s.to_owned()),
+            Shown::Array => Value::Array(Vec::new()),
+            Shown::Object => Value::Object(Map::new()),
+        }
+    }
+}
+
+impl EventRef<'_> {
+    /// The owned [`Event`].
+    pub fn to_event(self) -> Event {
+        Event {
+            path: self.path.to_owned(),
+            op: match self.op {
+                OpRef::Set(shown) => Op::Set(shown.to_value()),
+                OpRef::Append(s) => Op::Append(s.to_owned()),
+            },
+        }
+    }
+}
+
+/// The changes since the last [`Repairer::events`] call, in order.
+#[derive(Debug, Clone)]
+pub struct Events<'a> {
+    log: &'a EventLog,
+    next: usize,
+}
+
+impl<'a> Iterator for Events<'a> {
+    type Item = EventRef<'a>;
+
+    fn next(&mut self) -> Option<EventRef<'a>> {
+        let entry = self.log.entries.get(self.next)?;
+        self.next += 1;
+        Some(self.log.event(entry))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.log.entries.len().saturating_sub(self.next);
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for Events<'_> {}
+
+/// The events since the last drain: their paths and texts back to back in one buffer, so
+/// recording one costs a copy of a few bytes, not allocations.
+#[derive(Debug, Default)]
+struct EventLog {
+    buf: String,
+    entries: Vec<Entry>,
+    /// `events()` handed the entries out; the next change starts a new log.
+    drained: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    /// `buf[path.0..path.1]`
+    path: (usize, usize),
+    /// `Some(kind)` for a Set, `None` for an Append.
+    set: Option<Kind>,
+    /// The string or number text: `buf[text.0..text.1]`.
+    text: (usize, usize),
+}
+
+impl EventLog {
+    /// Start over if the entries were handed out.
+    fn fresh(&mut self) {
+        if self.drained {
+            self.drained = false;
+            self.buf.clear();
+            self.entries.clear();
+        }
+    }
+
+    fn event(&self, entry: &Entry) -> EventRef<'_> {
+        let text = |r: (usize, usize)| self.buf.get(r.0..r.1).unwrap_or_default();
+        let op = match entry.set {
+            None => OpRef::Append(text(entry.text)),
+            Some(kind) => OpRef::Set(match kind {
+                Kind::Null => Shown::Null,
+                Kind::Bool(b) => Shown::Bool(b),
+                Kind::Num => Shown::Number(text(entry.text)),
+                Kind::Str => Shown::String(text(entry.text)),
+                Kind::Arr => Shown::Array,
+                Kind::Obj => Shown::Object,
+            }),
+        };
+        EventRef {
+            path: text(entry.path),
+            op,
+        }
+    }
+}
+
 /// An incremental repairer for JSON that arrives in pieces.
 ///
 /// Memory is linear in the text pushed (the whole text is kept so that `finish` can run the
@@ -125,7 +260,7 @@ impl Repairer {
     /// the memory of events nobody drains.
     pub fn without_events(mut self) -> Repairer {
         self.parser.track_events = false;
-        self.parser.events.clear();
+        self.parser.log = EventLog::default();
         self
     }
 
@@ -160,11 +295,16 @@ impl Repairer {
     }
 
     /// The changes since the last call (or since the start), in order. Consecutive growths of
-    /// one string are merged into one [`Op::Append`], or into the string's own [`Op::Set`]
-    /// when it appeared since the last call.
-    pub fn events(&mut self) -> Vec<Event> {
+    /// one string are merged into one [`OpRef::Append`], or into the string's own
+    /// [`OpRef::Set`] when it appeared since the last call. The events borrow the repairer's
+    /// own buffer (no allocation per event); [`EventRef::to_event`] makes one owned.
+    pub fn events(&mut self) -> Events<'_> {
         self.parser.last_append = None;
-        std::mem::take(&mut self.parser.events)
+        let log = &mut self.parser.log;
+        // Entries handed out twice would be changes reported twice.
+        log.fresh();
+        log.drained = true;
+        Events { log, next: 0 }
     }
 
     /// A counter that moves whenever the partial value changes: compare two readings to know
@@ -353,7 +493,8 @@ struct Parser {
     word: String,
     /// The string value being read: its node and, once an event needed it, its pointer.
     current: usize,
-    current_path: Option<String>,
+    current_path: String,
+    current_path_known: bool,
     /// Whether the string value being read is an object member's (see `content`).
     member: bool,
     /// The end of the string value's content that the engine could still cut off.
@@ -370,7 +511,7 @@ struct Parser {
     /// is certainly not valid JSON and the engine reads it by its repair rules. Until then
     /// it may be valid, which the engine returns as serde_json reads it.
     repaired: bool,
-    events: Vec<Event>,
+    log: EventLog,
     track_events: bool,
     /// The string node whose text the last event carries (`Set` or `Append`), so that the
     /// next growth extends that event.
@@ -400,14 +541,15 @@ impl Parser {
             pending: None,
             word: String::new(),
             current: 0,
-            current_path: None,
+            current_path: String::new(),
+            current_path_known: false,
             member: false,
             held: String::new(),
             string_end: None,
             text_start: true,
             in_fence: false,
             repaired: false,
-            events: Vec::new(),
+            log: EventLog::default(),
             track_events: true,
             last_append: None,
             revision: 0,
@@ -1016,14 +1158,19 @@ impl Parser {
         self.nodes.push(node);
         self.revision += 1;
         if self.track_events {
-            let mut path = String::with_capacity(self.ptr.len() + 1 + self.key.len());
-            path.push_str(&self.ptr);
-            self.push_last_segment(&mut path);
-            let value = self.shown(id);
-            self.events.push(Event {
-                path,
-                op: Op::Set(value),
+            self.log.fresh();
+            let mut buf = std::mem::take(&mut self.log.buf);
+            let path_start = buf.len();
+            buf.push_str(&self.ptr);
+            self.push_last_segment(&mut buf);
+            let path_end = buf.len();
+            buf.push_str(text);
+            self.log.entries.push(Entry {
+                path: (path_start, path_end),
+                set: Some(kind),
+                text: (path_end, buf.len()),
             });
+            self.log.buf = buf;
             self.last_append = (kind == Kind::Str).then_some(id);
         }
         Some(id)
@@ -1107,7 +1254,7 @@ impl Parser {
             return self.freeze();
         };
         self.current = id;
-        self.current_path = None;
+        self.current_path_known = false;
         self.member = self.stack.last().is_some_and(|f| f.object);
         self.held.clear();
         self.pos += 1;
@@ -1152,30 +1299,34 @@ impl Parser {
         if !self.track_events {
             return;
         }
+        self.log.fresh();
         if self.last_append == Some(self.current) {
-            // The string's own `Set` or `Append` is the last event: extend it.
-            if let Some(Event {
-                op: Op::Append(grown) | Op::Set(Value::String(grown)),
-                ..
-            }) = self.events.last_mut()
-            {
-                grown.push_str(s);
+            // The string's own `Set` or `Append` is the last event, its text the end of the
+            // buffer: extend it.
+            if let Some(entry) = self.log.entries.last_mut() {
+                self.log.buf.push_str(s);
+                entry.text.1 = self.log.buf.len();
                 return;
             }
         }
-        // The string's pointer, built the first time it grows after a drain.
-        let path = match &self.current_path {
-            Some(p) => p.clone(),
-            None => {
-                let mut p = self.ptr.clone();
-                self.push_last_segment(&mut p);
-                self.current_path = Some(p.clone());
-                p
-            }
-        };
-        self.events.push(Event {
-            path,
-            op: Op::Append(s.to_owned()),
+        // The string's pointer, built the first time it grows after its `Set` was drained.
+        if !self.current_path_known {
+            let mut p = std::mem::take(&mut self.current_path);
+            p.clear();
+            p.push_str(&self.ptr);
+            self.push_last_segment(&mut p);
+            self.current_path = p;
+            self.current_path_known = true;
+        }
+        let buf = &mut self.log.buf;
+        let path_start = buf.len();
+        buf.push_str(&self.current_path);
+        let path_end = buf.len();
+        buf.push_str(s);
+        self.log.entries.push(Entry {
+            path: (path_start, path_end),
+            set: None,
+            text: (path_end, buf.len()),
         });
         self.last_append = Some(self.current);
     }
@@ -1632,10 +1783,22 @@ fn push_segment(path: &mut String, segment: &str) {
 }
 
 /// Append `/index` to a JSON pointer.
-fn push_index(path: &mut String, index: usize) {
-    use std::fmt::Write;
-    // Writing to a `String` cannot fail.
-    let _ = write!(path, "/{index}");
+fn push_index(path: &mut String, mut index: usize) {
+    path.push('/');
+    // Digits into a buffer, last first: cheaper than `write!` on every array element.
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (index % 10) as u8;
+        index /= 10;
+        if index == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        path.push(char::from(d));
+    }
 }
 
 /// FNV-1a: a fast hash for the duplicate-key check (collisions are confirmed by a scan).

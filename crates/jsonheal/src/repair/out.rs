@@ -39,7 +39,7 @@ impl Out {
     #[inline]
     pub(super) fn push_input(&mut self, input: &str, range: Range<usize>) {
         match input.get(range.clone()) {
-            Some(s) => self.0.push_str(s),
+            Some(s) => self.push_str(s),
             None => self.push_lossy(input, range),
         }
     }

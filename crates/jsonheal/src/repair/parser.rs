@@ -28,7 +28,9 @@ pub(super) fn repair(input: &str, options: &Options) -> Result<Repaired, Error> 
         {
             return Ok(Repaired {
                 text: trimmed.to_owned(),
-                repairs: Vec::new(),
+                // Room for one repair per 32 bytes: badly written text needs about that many,
+                // and growing a large log by copying costs more than reserving it.
+                repairs: Vec::with_capacity(input.len() / 32),
             });
         }
         // A valid document cut short (the usual way LLM output breaks): keep the valid prefix
@@ -338,6 +340,45 @@ static NOT_TOKEN_START: [bool; 256] = {
     t
 };
 
+/// The end of the run of bytes at `start` that a string copies as they are (before `end`).
+/// Eight bytes at a time: strings are most of a document's bytes.
+#[inline]
+fn plain_run_end(b: &[u8], start: usize, end: usize) -> usize {
+    let Some(hay) = b.get(start..end) else {
+        return end;
+    };
+    let mut chunks = hay.chunks_exact(8);
+    let mut at = start;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        if has_string_special(u64::from_le_bytes(word)) {
+            break;
+        }
+        at += 8;
+    }
+    let rest = b.get(at..end).unwrap_or_default();
+    at + rest
+        .iter()
+        .position(|&c| STRING_SPECIAL[c as usize])
+        .unwrap_or(rest.len())
+}
+
+/// Whether any byte of `w` may be special in a string (a control byte, a quote, a
+/// backslash, or 0xE2, which starts a typographic quote). May not say which.
+#[inline]
+fn has_string_special(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // A byte of `x` is zero ⇔ its high bit is set in `has_zero(x)` (no false positives
+    // below the first zero byte, which is all the caller needs).
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let eq = |c: u8| has_zero(w ^ (ONES * u64::from(c)));
+    // Bytes below 0x20 (ASCII only: `& !w` keeps bytes whose high bit is clear).
+    let control = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
+    (control | eq(b'"') | eq(b'\\') | eq(b'\'') | eq(b'`') | eq(0xE2)) != 0
+}
+
 /// Bytes that interrupt the fast copy loop inside a string.
 static STRING_SPECIAL: [bool; 256] = {
     let mut t = [false; 256];
@@ -362,7 +403,9 @@ impl<'a> Parser<'a> {
             end: input.len(),
             text: input,
             out: Out::with_capacity(input.len() + 16),
-            repairs: Vec::new(),
+            // Room for one repair per 32 bytes: badly written text needs about that many,
+            // and growing a large log by copying costs more than reserving it.
+            repairs: Vec::with_capacity(input.len() / 32),
             stack: Vec::new(),
             options,
             string_end: None,
@@ -1625,10 +1668,7 @@ impl<'a> Parser<'a> {
         loop {
             // Fast path: copy plain bytes.
             let run_start = self.pos;
-            let mut i = self.pos;
-            while i < self.end && !STRING_SPECIAL[b[i] as usize] {
-                i += 1;
-            }
+            let i = plain_run_end(b, run_start, self.end);
             self.out.push_input(self.text, run_start..i);
             self.pos = i;
             if i >= self.end {
@@ -2252,4 +2292,59 @@ fn parse_number_like(s: &[u8]) -> Option<String> {
         }
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The byte-at-a-time answer `plain_run_end` must match.
+    fn plain_run_end_naive(b: &[u8], start: usize, end: usize) -> usize {
+        (start..end)
+            .find(|&i| STRING_SPECIAL[b[i] as usize])
+            .unwrap_or(end)
+    }
+
+    #[test]
+    fn word_check_finds_every_special_byte_at_every_position() {
+        for byte in 0..=255u8 {
+            for at in 0..8 {
+                let mut w = *b"abcdefgh";
+                w[at] = byte;
+                assert_eq!(
+                    has_string_special(u64::from_le_bytes(w)),
+                    STRING_SPECIAL[byte as usize],
+                    "byte {byte:#04x} at {at}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn plain_run_end_matches_the_byte_loop() {
+        // Random bytes weighted towards the ones near the special values, every offset.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let alphabet = b"a \x1f\x20\"'`\\\xe2\xe1\xe3\x80\x7f!#_z\x00\x21\x5b\x5d";
+        for len in 0..40 {
+            for _ in 0..50 {
+                let b: Vec<u8> = (0..len)
+                    .map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        alphabet[(state % alphabet.len() as u64) as usize]
+                    })
+                    .collect();
+                for start in 0..=len {
+                    for end in start..=len {
+                        assert_eq!(
+                            plain_run_end(&b, start, end),
+                            plain_run_end_naive(&b, start, end),
+                            "{b:?} {start}..{end}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }
