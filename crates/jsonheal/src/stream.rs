@@ -1873,7 +1873,7 @@ mod tests {
     fn pointer_segments_are_escaped() {
         let mut r = Repairer::new();
         r.push(r#"{"a/b": {"~": [true, "#);
-        let paths: Vec<String> = r.events().into_iter().map(|e| e.path).collect();
+        let paths: Vec<String> = r.events().map(|e| e.path.to_owned()).collect();
         assert_eq!(paths, ["", "/a~1b", "/a~1b/~0", "/a~1b/~0/0"]);
     }
 }
