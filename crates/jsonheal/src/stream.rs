@@ -1769,7 +1769,7 @@ fn unicode_escape(b: &[u8]) -> Escape {
 /// Append `/segment` to a JSON pointer, escaped per RFC 6901 (`~` → `~0`, `/` → `~1`).
 fn push_segment(path: &mut String, segment: &str) {
     path.push('/');
-    if segment.contains(['~', '/']) {
+    if memchr::memchr2(b'~', b'/', segment.as_bytes()).is_some() {
         for c in segment.chars() {
             match c {
                 '~' => path.push_str("~0"),

@@ -379,6 +379,33 @@ fn has_string_special(w: u64) -> bool {
     (control | eq(b'"') | eq(b'\\') | eq(b'\'') | eq(b'`') | eq(0xE2)) != 0
 }
 
+#[derive(Clone, Copy)]
+enum KeyByte {
+    Plain,
+    /// Ends an unquoted key.
+    Stop,
+    /// Content a JSON string must escape.
+    Escape,
+}
+
+/// How an unquoted key treats each byte.
+static KEY_BYTE: [KeyByte; 256] = {
+    let mut t = [KeyByte::Plain; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = KeyByte::Escape;
+        i += 1;
+    }
+    t[b'\\' as usize] = KeyByte::Escape;
+    let stops = b":,{}[]\"'\n\r=";
+    let mut k = 0;
+    while k < stops.len() {
+        t[stops[k] as usize] = KeyByte::Stop;
+        k += 1;
+    }
+    t
+};
+
 /// Bytes that interrupt the fast copy loop inside a string.
 static STRING_SPECIAL: [bool; 256] = {
     let mut t = [false; 256];
@@ -1164,7 +1191,17 @@ impl<'a> Parser<'a> {
                 return Ok(false);
             }
         }
-        // Number: a JSON number followed by a delimiter.
+        // Number: a JSON number followed by a delimiter. Valid number text first, in one
+        // pass (where it ends, `scan_number` would end too: both stop at a delimiter).
+        if matches!(b[start], b'-' | b'0'..=b'9') {
+            if let Some(end) = json_number_end(b, start, self.end) {
+                if self.ends_token(self.byte(end)) && !self.operator_follows(end) {
+                    self.pos = end;
+                    self.out.push_input(self.text, start..end);
+                    return Ok(false);
+                }
+            }
+        }
         if matches!(b[start], b'-' | b'+' | b'.' | b'0'..=b'9') {
             let end = scan_number(b, start, self.end);
             let next = self.byte(end);
@@ -1424,12 +1461,14 @@ impl<'a> Parser<'a> {
         let b = self.src;
         let start = self.pos;
         let mut i = start;
-        while i < self.end
-            && !matches!(
-                b[i],
-                b':' | b',' | b'{' | b'}' | b'[' | b']' | b'"' | b'\'' | b'\n' | b'\r' | b'='
-            )
-        {
+        // Whether the key holds a byte a JSON string must escape (a tab, a backslash).
+        let mut escape = false;
+        while i < self.end {
+            match KEY_BYTE[b[i] as usize] {
+                KeyByte::Plain => {}
+                KeyByte::Stop => break,
+                KeyByte::Escape => escape = true,
+            }
             i += 1;
         }
         let mut end = i;
@@ -1443,7 +1482,13 @@ impl<'a> Parser<'a> {
         }
         self.pos = i;
         self.record(RepairKind::UnquotedKey, start..end);
-        self.write_json_input(start..end);
+        if escape {
+            self.write_json_input(start..end);
+        } else {
+            self.out.push(b'"');
+            self.out.push_input(self.text, start..end);
+            self.out.push(b'"');
+        }
     }
 
     // ---- Colon
@@ -2173,6 +2218,39 @@ fn scan_number(b: &[u8], start: usize, end: usize) -> usize {
     i
 }
 
+/// The end of the RFC 8259 number at `b[start..end]`, if one starts there (`0` alone for
+/// `01`: what follows decides whether that is the whole token).
+fn json_number_end(b: &[u8], start: usize, end: usize) -> Option<usize> {
+    let b = b.get(..end)?;
+    let digits = |mut i: usize| {
+        let d = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        (i > d).then_some(i)
+    };
+    let mut i = start;
+    if b.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    i = match b.get(i) {
+        Some(b'0') => i + 1,
+        Some(b'1'..=b'9') => digits(i)?,
+        _ => return None,
+    };
+    if b.get(i) == Some(&b'.') {
+        i = digits(i + 1)?;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        i = digits(i)?;
+    }
+    Some(i)
+}
+
 /// Strict RFC 8259 number grammar.
 fn is_json_number(s: &[u8]) -> bool {
     let mut i = 0;
@@ -2317,6 +2395,36 @@ mod tests {
                     "byte {byte:#04x} at {at}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn json_number_end_agrees_with_the_grammar() {
+        // Every string over a small alphabet up to length 5: a whole number by one is a
+        // whole number by the other.
+        let alphabet = b"-+.eE0120";
+        let mut words: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..5 {
+            let longer: Vec<Vec<u8>> = words
+                .iter()
+                .filter(|w| w.len() == words.last().map_or(0, Vec::len))
+                .flat_map(|w| {
+                    alphabet.iter().map(move |&c| {
+                        let mut w = w.clone();
+                        w.push(c);
+                        w
+                    })
+                })
+                .collect();
+            words.extend(longer);
+        }
+        for w in &words {
+            assert_eq!(
+                json_number_end(w, 0, w.len()) == Some(w.len()),
+                is_json_number(w),
+                "{:?}",
+                String::from_utf8_lossy(w)
+            );
         }
     }
 
