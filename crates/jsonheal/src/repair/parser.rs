@@ -251,7 +251,7 @@ fn is_ident_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b == b'$' || b >= 0x80
 }
 
-fn is_ident(b: u8) -> bool {
+const fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'-' || b >= 0x80
 }
 
@@ -378,6 +378,18 @@ fn has_string_special(w: u64) -> bool {
     let control = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
     (control | eq(b'"') | eq(b'\\') | eq(b'\'') | eq(b'`') | eq(0xE2)) != 0
 }
+
+/// `is_ident(c) || c == b' '`, as a table: the look-ahead for a bare key runs on every
+/// member of a badly written object.
+static IDENT_OR_SPACE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = is_ident(c as u8) || c == b' ' as usize;
+        c += 1;
+    }
+    t
+};
 
 #[derive(Clone, Copy)]
 enum KeyByte {
@@ -2106,10 +2118,12 @@ impl<'a> Parser<'a> {
         }
         if k < self.end && (is_ident_start(b[k]) || b[k].is_ascii_digit()) {
             let limit = (k + 64).min(self.end);
-            let mut m = k;
-            while m < limit && (is_ident(b[m]) || b[m] == b' ') {
-                m += 1;
-            }
+            let m = b.get(k..limit).map_or(limit, |run| {
+                k + run
+                    .iter()
+                    .position(|&c| !IDENT_OR_SPACE[c as usize])
+                    .unwrap_or(run.len())
+            });
             return m < self.end && b[m] == b':' && b.get(m + 1) != Some(&b'/');
         }
         false
