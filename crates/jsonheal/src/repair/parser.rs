@@ -442,9 +442,10 @@ impl<'a> Parser<'a> {
             end: input.len(),
             text: input,
             out: Out::with_capacity(input.len() + 16),
-            // Room for one repair per 32 bytes: badly written text needs about that many,
-            // and growing a large log by copying costs more than reserving it.
-            repairs: Vec::with_capacity(input.len() / 32),
+            // Room for one repair per 8 bytes, more than badly written text needs (one per
+            // 15): growing a large log means copying it, while reserved pages that are
+            // never written cost no memory.
+            repairs: Vec::with_capacity(input.len() / 8),
             stack: Vec::new(),
             options,
             string_end: None,
@@ -1085,7 +1086,7 @@ impl<'a> Parser<'a> {
         if c == b'.' && self.starts_with(self.pos, b"...") {
             return self.ellipsis(mode, 3);
         }
-        if self.starts_with(self.pos, "\u{2026}".as_bytes()) {
+        if c == 0xE2 && self.starts_with(self.pos, "\u{2026}".as_bytes()) {
             return self.ellipsis(mode, 3);
         }
         if !in_member {
