@@ -210,6 +210,11 @@ impl Repair {
         self.start as usize..self.end as usize
     }
 
+    /// Input order: by start, then end.
+    pub(crate) fn order_key(&self) -> u64 {
+        (u64::from(self.start) << 32) | u64::from(self.end)
+    }
+
     /// The same repair with its span moved `by` bytes later (the repaired text was a slice
     /// starting at `by` of a larger input).
     pub fn shifted(self, by: usize) -> Repair {

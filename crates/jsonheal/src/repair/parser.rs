@@ -232,6 +232,8 @@ struct Parser<'a> {
     text: &'a str,
     out: Out,
     repairs: Vec<Repair>,
+    /// Whether `repairs` is in input order (they are recorded almost in order).
+    repairs_in_order: bool,
     stack: Vec<Frame>,
     options: &'a Options,
     /// `out.len()` right after the last string value, for `"a" + "b"`.
@@ -446,6 +448,7 @@ impl<'a> Parser<'a> {
             // 15): growing a large log means copying it, while reserved pages that are
             // never written cost no memory.
             repairs: Vec::with_capacity(input.len() / 8),
+            repairs_in_order: true,
             stack: Vec::new(),
             options,
             string_end: None,
@@ -457,14 +460,23 @@ impl<'a> Parser<'a> {
 
     /// Repairs in input order. They are recorded almost in order, so check before sorting.
     fn sort_repairs(&mut self) {
-        let key = |r: &Repair| (r.span().start, r.span().end);
-        if !self.repairs.is_sorted_by_key(key) {
-            self.repairs.sort_by_key(key);
+        if !self.repairs_in_order {
+            self.repairs.sort_by_key(Repair::order_key);
+            self.repairs_in_order = true;
         }
     }
 
     fn record(&mut self, kind: RepairKind, span: Range<usize>) {
-        self.repairs.push(Repair::new(kind, span));
+        let repair = Repair::new(kind, span);
+        // Checked as they come (the last one is in cache), not in a pass over the log.
+        if self
+            .repairs
+            .last()
+            .is_some_and(|last| last.order_key() > repair.order_key())
+        {
+            self.repairs_in_order = false;
+        }
+        self.repairs.push(repair);
     }
 
     /// Write `input[range]` as a JSON string.
@@ -622,8 +634,7 @@ impl<'a> Parser<'a> {
         }
         if fenced.contains(&true) && fenced.contains(&false) {
             for (span, _) in spans.iter().zip(&fenced).filter(|(_, f)| !**f) {
-                self.repairs
-                    .push(Repair::new(RepairKind::StrippedProse, span.clone()));
+                self.record(RepairKind::StrippedProse, span.clone());
             }
             let mut keep = fenced.iter();
             values.retain(|_| keep.next() == Some(&true));
