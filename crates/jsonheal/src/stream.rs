@@ -1099,8 +1099,16 @@ impl Parser {
             })
         };
         if object.len < SCAN {
-            if keys().any(|k| k == key) {
-                return false;
+            // Lengths first: most sibling keys differ in length, and comparing those costs
+            // no look at the text.
+            let mut at = object.first;
+            while let Some(node) = nodes.get(at) {
+                if node.key.1.saturating_sub(node.key.0) == key.len()
+                    && arena.as_bytes().get(node.key.0..node.key.1) == Some(key.as_bytes())
+                {
+                    return false;
+                }
+                at = node.next;
             }
         } else {
             let hashes = frame
