@@ -400,6 +400,8 @@ enum KeyByte {
     Stop,
     /// Content a JSON string must escape.
     Escape,
+    /// Ends the key when it starts a comment.
+    Slash,
 }
 
 /// How an unquoted key treats each byte.
@@ -411,6 +413,7 @@ static KEY_BYTE: [KeyByte; 256] = {
         i += 1;
     }
     t[b'\\' as usize] = KeyByte::Escape;
+    t[b'/' as usize] = KeyByte::Slash;
     let stops = b":,{}[]\"'\n\r=";
     let mut k = 0;
     while k < stops.len() {
@@ -1492,6 +1495,12 @@ impl<'a> Parser<'a> {
                 KeyByte::Plain => {}
                 KeyByte::Stop => break,
                 KeyByte::Escape => escape = true,
+                KeyByte::Slash => {
+                    if matches!(self.byte(i + 1), Some(b'/' | b'*')) {
+                        // A comment before the colon: `b /* why */: 1`.
+                        break;
+                    }
+                }
             }
             i += 1;
         }
@@ -2119,10 +2128,7 @@ impl<'a> Parser<'a> {
         if let Some(q) = quote_at(b, k) {
             return match self.scan_quoted(k, q, LOOKAHEAD) {
                 Some(after) => {
-                    let mut m = after;
-                    while m < self.end && is_ws(b[m]) {
-                        m += 1;
-                    }
+                    let m = self.skip_layout_ahead(after);
                     m < self.end && b[m] == b':'
                 }
                 None => false,
@@ -2136,9 +2142,36 @@ impl<'a> Parser<'a> {
                     .position(|&c| !IDENT_OR_SPACE[c as usize])
                     .unwrap_or(run.len())
             });
+            let m = self.skip_layout_ahead(m);
             return m < self.end && b[m] == b':' && b.get(m + 1) != Some(&b'/');
         }
         false
+    }
+
+    /// `i` moved past whitespace and `//` or `/* */` comments (a key, a comment, then its
+    /// colon: `"b" /* why */: 1`), looking at most `LOOKAHEAD` bytes ahead.
+    fn skip_layout_ahead(&self, mut i: usize) -> usize {
+        let b = self.src;
+        let limit = (i + LOOKAHEAD).min(self.end);
+        while i < limit {
+            match b[i] {
+                b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+                b'/' if self.byte(i + 1) == Some(b'*') => {
+                    match b.get(i + 2..limit).and_then(|r| memmem::find(r, b"*/")) {
+                        Some(n) => i += 2 + n + 2,
+                        None => return limit,
+                    }
+                }
+                b'/' if self.byte(i + 1) == Some(b'/') => {
+                    match b.get(i..limit).and_then(|r| memchr::memchr(b'\n', r)) {
+                        Some(n) => i += n + 1,
+                        None => return limit,
+                    }
+                }
+                _ => break,
+            }
+        }
+        i
     }
 
     /// The offset just past a quoted run starting at `k` (escapes honoured), if it closes
