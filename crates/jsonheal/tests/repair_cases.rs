@@ -794,3 +794,34 @@ fn a_comment_after_a_bracket_in_prose_still_opens_json() {
         ],
     );
 }
+
+/// Cases from the peers' own test suites (jsonrepair, json_repair) where an early, wrong or
+/// doubled closer used to end the document and drop what followed.
+#[test]
+fn early_and_wrong_closers_keep_what_follows() {
+    run(
+        "closers",
+        &[
+            (r#"{"a":[1,2}, "b":3}"#, r#"{"a":[1,2],"b":3}"#),
+            (
+                r#"{"key1": ["value1", "value2"}, "key2": ["value3", "value4"]}"#,
+                r#"{"key1":["value1","value2"],"key2":["value3","value4"]}"#,
+            ),
+            (
+                r#"{"key": "value"}, "key2": "value2"}"#,
+                r#"{"key":"value","key2":"value2"}"#,
+            ),
+            (
+                r#"[{"key":"value"}},{"key":"value"}]"#,
+                r#"[{"key":"value"},{"key":"value"}]"#,
+            ),
+            (r#"[{"a": 1, "b": 2], {"c": 3}]"#, r#"[{"a":1,"b":2},{"c":3}]"#),
+            (r#"{"a": {"b": [1, 2}, "c": 3}}"#, r#"{"a":{"b":[1,2],"c":3}}"#),
+            // A real end stays an end.
+            (r#"{"a": [1, 2}"#, r#"{"a":[1,2]}"#),
+            (r#"{"a": 1]"#, r#"{"a":1}"#),
+            ("{\"a\":1},\n{\"b\":2}", r#"[{"a":1},{"b":2}]"#),
+            ("[1,2],[3]", "[[1,2],[3]]"),
+        ],
+    );
+}

@@ -1679,8 +1679,34 @@ impl<'a> Parser<'a> {
         let Some(top) = self.top_kind() else {
             return Ok(());
         };
+        let after = self.pos + 1;
         if wanted(top) {
-            self.pos += 1;
+            if self.stack.len() == 1
+                && top == FrameKind::Object
+                && self.continues_after(after, FrameKind::Object)
+            {
+                // `{"a": 1}, "b": 2}`: members follow, so this `}` came too early.
+                self.record(RepairKind::RedundantCloser, self.pos..after);
+                self.pos = after;
+                *mode = Mode::After;
+                return Ok(());
+            }
+            self.pos = after;
+            self.close_top();
+            *mode = Mode::After;
+            return Ok(());
+        }
+        let parent = self
+            .stack
+            .len()
+            .checked_sub(2)
+            .and_then(|i| self.stack.get(i))
+            .map(|f| f.kind);
+        if parent.is_some_and(|p| wanted(p) && self.continues_after(after, p)) {
+            // `{"a": [1, 2}, "b": 3}`: the parent goes on after this closer, so it is the
+            // wrong closer for the inner container, not the parent's own.
+            self.record(RepairKind::RedundantCloser, self.pos..after);
+            self.pos = after;
             self.close_top();
             *mode = Mode::After;
             return Ok(());
@@ -1699,7 +1725,10 @@ impl<'a> Parser<'a> {
             *mode = Mode::After;
             return Ok(());
         }
-        if self.stack.len() == 1 && matches!(c, b'}' | b']') {
+        if self.stack.len() == 1
+            && matches!(c, b'}' | b']')
+            && !self.continues_after(after, top)
+        {
             // `{"a": [1, 2}` handled above; here `{"a": 1]`: the wrong closer ends it.
             self.record(RepairKind::RedundantCloser, self.pos..self.pos + 1);
             self.pos += 1;
@@ -2146,6 +2175,25 @@ impl<'a> Parser<'a> {
             return m < self.end && b[m] == b':' && b.get(m + 1) != Some(&b'/');
         }
         false
+    }
+
+    /// Whether a container of `kind` plausibly goes on at `i`: a comma, then a key (object) or
+    /// a value (array). Tells an early or wrong closer from a container's real end.
+    fn continues_after(&self, i: usize, kind: FrameKind) -> bool {
+        let b = self.src;
+        let i = self.skip_layout_ahead(i);
+        if b.get(i) != Some(&b',') || i >= self.end {
+            return false;
+        }
+        let k = self.skip_layout_ahead(i + 1);
+        if k >= self.end {
+            return false;
+        }
+        match kind {
+            FrameKind::Object => self.key_follows(k),
+            FrameKind::Array | FrameKind::Tuple => !matches!(b[k], b'}' | b']' | b')' | b','),
+            FrameKind::Wrapper => false,
+        }
     }
 
     /// `i` moved past whitespace and `//` or `/* */` comments (a key, a comment, then its
