@@ -825,3 +825,23 @@ fn early_and_wrong_closers_keep_what_follows() {
         ],
     );
 }
+
+/// A comment right after a closing quote (no space): the string ends there when JSON goes on
+/// after the comment; otherwise the quote and the slashes are content.
+#[test]
+fn a_comment_right_after_a_closing_quote() {
+    run(
+        "comments",
+        &[
+            (r#"["a"/* foo */]"#, r#"["a"]"#),
+            ("{\"a\": \"b\"// c\n}", r#"{"a":"b"}"#),
+            (r#"{"a": "b"/* c */, "d": 1}"#, r#"{"a":"b","d":1}"#),
+            (r#"{"a": "x"/*c*/ "b": 1}"#, r#"{"a":"x","b":1}"#),
+            (r#"{"a": "x", "b" /* c */: 1}"#, r#"{"a":"x","b":1}"#),
+            (r#"{"a": "x", b /* c */ : 1}"#, r#"{"a":"x","b":1}"#),
+            ("{\"a\": \"x\", \"b\"// c\n: 1}", r#"{"a":"x","b":1}"#),
+            (r#"{"a": "see "//server/x" ok"}"#, r#"{"a":"see \"//server/x\" ok"}"#),
+            (r#"{"a": "x", url: "http://x/y"}"#, r#"{"a":"x","url":"http://x/y"}"#),
+        ],
+    );
+}

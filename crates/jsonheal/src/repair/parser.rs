@@ -2029,6 +2029,16 @@ impl<'a> Parser<'a> {
                 }
             }
             b'/' | b'#' if j > after && self.comment_at(j) => return StrEnd::Close,
+            // A comment right after the quote (`"a"/* x */]`) when what follows it goes on
+            // as JSON would after a string.
+            b'/' if self.comment_at(j) && {
+                let m = self.skip_layout_ahead(j);
+                // Something must follow the comment: `"a "//x" b"` at the end is content.
+                m < self.end && self.string_may_end_at(m)
+            } =>
+            {
+                return StrEnd::Close
+            }
             b'`' if self.starts_with(j, b"```") => return StrEnd::Close,
             b',' | b';' => {
                 if !in_object {
@@ -2175,6 +2185,14 @@ impl<'a> Parser<'a> {
             return m < self.end && b[m] == b':' && b.get(m + 1) != Some(&b'/');
         }
         false
+    }
+
+    /// Whether what is at `m` can follow a string value: the end, a closer, a comma, or (in
+    /// an object) the next key.
+    fn string_may_end_at(&self, m: usize) -> bool {
+        m >= self.end
+            || matches!(self.src[m], b',' | b'}' | b']')
+            || (self.top_kind() == Some(FrameKind::Object) && self.key_follows(m))
     }
 
     /// Whether a container of `kind` plausibly goes on at `i`: a comma, then a key (object) or
