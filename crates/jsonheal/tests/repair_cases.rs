@@ -845,3 +845,20 @@ fn a_comment_right_after_a_closing_quote() {
         ],
     );
 }
+
+/// A key that lost its colon, right before a number or a quoted value.
+#[test]
+fn missing_colons_right_after_the_key() {
+    run(
+        "missing colon",
+        &[
+            (r#"{"a"2}"#, r#"{"a":2}"#),
+            (r#"{"a"1, "b"2}"#, r#"{"a":1,"b":2}"#),
+            ("{a 'b'}", r#"{"a":"b"}"#),
+            ("{a “b”}", r#"{"a":"b"}"#),
+            // A word after the quote is still part of the key.
+            (r#"{"key"s": 1}"#, r#"{"key\"s":1}"#),
+            ("{see attached}", ERR),
+        ],
+    );
+}

@@ -402,6 +402,8 @@ enum KeyByte {
     Escape,
     /// Ends the key when it starts a comment.
     Slash,
+    /// Ends the key when it starts a typographic quote.
+    Typographic,
 }
 
 /// How an unquoted key treats each byte.
@@ -414,6 +416,7 @@ static KEY_BYTE: [KeyByte; 256] = {
     }
     t[b'\\' as usize] = KeyByte::Escape;
     t[b'/' as usize] = KeyByte::Slash;
+    t[0xE2] = KeyByte::Typographic;
     let stops = b":,{}[]\"'\n\r=";
     let mut k = 0;
     while k < stops.len() {
@@ -837,9 +840,11 @@ impl<'a> Parser<'a> {
         }
         let b = self.src;
         let limit = (i + LOOKAHEAD).min(b.len());
+        // A quote before the first `}` counts too: `{a 'b'}` lost its colon, but quoted text
+        // is not prose in braces like `{see attached}`.
         match b[i + 1..limit]
             .iter()
-            .find(|&&c| matches!(c, b':' | b'=' | b'}'))
+            .find(|&&c| matches!(c, b':' | b'=' | b'}' | b'"' | b'\'' | 0xE2))
         {
             Some(&c) => c != b'}',
             None => true,
@@ -1501,6 +1506,12 @@ impl<'a> Parser<'a> {
                         break;
                     }
                 }
+                KeyByte::Typographic => {
+                    if i > start && typographic_quote(b, i).is_some() {
+                        // `{a “b”}`: a quoted value after a key that lost its colon.
+                        break;
+                    }
+                }
             }
             i += 1;
         }
@@ -1998,8 +2009,20 @@ impl<'a> Parser<'a> {
         match ctx {
             StrCtx::TopLevel => StrEnd::Inner,
             StrCtx::Key => {
-                // Keys end at their first quote unless a word continues right after it.
-                if j == after && (c.is_ascii_alphanumeric() || c == b'_') && q != Quote::Single {
+                // Keys end at their first quote unless a word continues right after it; a
+                // number that ends the member is the value of a key that lost its colon
+                // (`{"a"2}`).
+                let value_follows = || {
+                    json_number_end(b, j, limit).is_some_and(|m| {
+                        let m = self.skip_layout_ahead(m);
+                        m >= limit || matches!(b[m], b',' | b'}')
+                    })
+                };
+                if j == after
+                    && (c.is_ascii_alphanumeric() || c == b'_')
+                    && q != Quote::Single
+                    && !value_follows()
+                {
                     StrEnd::Inner
                 } else {
                     StrEnd::Close
