@@ -862,3 +862,18 @@ fn missing_colons_right_after_the_key() {
         ],
     );
 }
+
+/// `1/3` is one bare value (a string); a comment after a number still ends it.
+#[test]
+fn a_slash_after_a_number_is_not_a_comment() {
+    run(
+        "bare values",
+        &[
+            (r#"{"key": 1/3}"#, r#"{"key":"1/3"}"#),
+            (r#"{"key": 10/3, "b": 1}"#, r#"{"key":"10/3","b":1}"#),
+            ("[1/2]", r#"["1/2"]"#),
+            ("[1// c\n]", "[1]"),
+            (r#"{"a": 1/* x */}"#, r#"{"a":1}"#),
+        ],
+    );
+}

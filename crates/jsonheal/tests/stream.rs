@@ -87,6 +87,13 @@ const UNSURE_LLM: &[(&str, &str)] = &[
     ("redundant closer", r#"{"a": 1}}"#),
     ("wrong closer", r#"{"a": [1, 2}"#),
     ("escaped json", r#"{\"a\": \"b\"}"#),
+    ("early closer", r#"{"key": "value"}, "key2": "value2"}"#),
+    ("wrong closer, more members", r#"{"a": [1, 2}, "b": 3}"#),
+    ("doubled closer in an array", r#"[{"k": "v"}},{"k": "w"}]"#),
+    ("comment right after a quote", "[\"a\"/* foo */, \"b\"// c\n]"),
+    ("comment before a colon", r#"{"a": "x", "b" /* c */: 1}"#),
+    ("colon missing before a number", r#"{"a"2, "b"3}"#),
+    ("a fraction", r#"{"key": 1/3, "n": 2}"#),
 ];
 
 fn all_docs() -> impl Iterator<Item = (&'static str, &'static str)> {

@@ -1227,7 +1227,7 @@ impl<'a> Parser<'a> {
         // pass (where it ends, `scan_number` would end too: both stop at a delimiter).
         if matches!(b[start], b'-' | b'0'..=b'9') {
             if let Some(end) = json_number_end(b, start, self.end) {
-                if self.ends_token(self.byte(end)) && !self.operator_follows(end) {
+                if self.ends_token(end) && !self.operator_follows(end) {
                     self.pos = end;
                     self.out.push_input(self.text, start..end);
                     return Ok(false);
@@ -1236,8 +1236,7 @@ impl<'a> Parser<'a> {
         }
         if matches!(b[start], b'-' | b'+' | b'.' | b'0'..=b'9') {
             let end = scan_number(b, start, self.end);
-            let next = self.byte(end);
-            if end > start && self.ends_token(next) && !self.operator_follows(end) {
+            if end > start && self.ends_token(end) && !self.operator_follows(end) {
                 self.pos = end;
                 self.write_number(start, end);
                 return Ok(false);
@@ -1296,12 +1295,15 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn ends_token(&self, next: Option<u8>) -> bool {
-        match next {
+    /// Whether the byte at `i` ends a number or literal (`1/3` is one bare value; `1// x`
+    /// is a number and a comment).
+    fn ends_token(&self, i: usize) -> bool {
+        match self.byte(i) {
             None => true,
+            Some(b'/') => self.comment_at(i),
             Some(c) => {
                 is_ws(c)
-                    || matches!(c, b',' | b'}' | b']' | b')' | b'/' | b'#' | b';')
+                    || matches!(c, b',' | b'}' | b']' | b')' | b'#' | b';')
                     || (c == b':' && self.top_kind() == Some(FrameKind::Object))
             }
         }
