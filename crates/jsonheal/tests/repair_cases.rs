@@ -877,3 +877,20 @@ fn a_slash_after_a_number_is_not_a_comment() {
         ],
     );
 }
+
+/// Unicode spaces between tokens are layout, not values.
+#[test]
+fn unicode_spaces_between_tokens() {
+    run(
+        "layout",
+        &[
+            ("{\"a\":\u{a0}\"foo\"}", r#"{"a":"foo"}"#),
+            ("{\"a\":\u{202f}\"foo\"}", r#"{"a":"foo"}"#),
+            ("{\"a\":\u{3000}\"foo\"}", r#"{"a":"foo"}"#),
+            ("{\u{2003}\"a\": \u{201c}b\u{201d}}", r#"{"a":"b"}"#),
+            ("[1,\u{2028} 2]", "[1,2]"),
+            // Inside a string they are content.
+            ("{\"a\": \"x\u{3000}y\"}", "{\"a\":\"x\u{3000}y\"}"),
+        ],
+    );
+}

@@ -338,9 +338,22 @@ static NOT_TOKEN_START: [bool; 256] = {
     t[b'~' as usize] = true;
     t[b'\\' as usize] = true;
     t[0xC2] = true;
+    t[0xE2] = true;
+    t[0xE3] = true;
     t[0xEF] = true;
     t
 };
+
+/// The length of a Unicode space at the start of `b` that JSON does not allow between
+/// tokens (U+2000–U+200B, U+2028, U+2029, U+202F, U+205F, U+3000), or 0.
+fn unicode_space_len(b: &[u8]) -> usize {
+    match b {
+        [0xE2, 0x80, 0x80..=0x8B | 0xA8 | 0xA9 | 0xAF, ..]
+        | [0xE2, 0x81, 0x9F, ..]
+        | [0xE3, 0x80, 0x80, ..] => 3,
+        _ => 0,
+    }
+}
 
 /// The end of the run of bytes at `start` that a string copies as they are (before `end`).
 /// Eight bytes at a time: strings are most of a document's bytes.
@@ -1057,6 +1070,11 @@ impl<'a> Parser<'a> {
                 0xEF if self.starts_with(self.pos, b"\xEF\xBB\xBF") => {
                     self.record(RepairKind::InvalidCharacter, self.pos..self.pos + 3);
                     self.pos += 3;
+                }
+                0xE2 | 0xE3 if unicode_space_len(&self.src[self.pos..self.end]) > 0 => {
+                    let len = unicode_space_len(&self.src[self.pos..self.end]);
+                    self.record(RepairKind::InvalidCharacter, self.pos..self.pos + len);
+                    self.pos += len;
                 }
                 _ => return,
             }
