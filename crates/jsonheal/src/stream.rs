@@ -575,6 +575,19 @@ impl Parser {
             Mode::Think(tag) => self.think(text.as_bytes(), tag),
             Mode::FenceLine => {
                 let rest = &text.as_bytes()[self.pos..];
+                if self.in_fence {
+                    // An opening fence: a value may start on its own line (the engine's
+                    // `fence_value_start`).
+                    match fence_value_start(rest) {
+                        None => return Step::Wait,
+                        Some(Some(at)) => {
+                            self.pos += at;
+                            self.mode = Mode::Prose;
+                            return Step::Go;
+                        }
+                        Some(None) => {}
+                    }
+                }
                 match memchr::memchr(b'\n', rest) {
                     Some(i) => {
                         self.pos += i + 1;
@@ -1373,6 +1386,28 @@ impl Parser {
             _ => self.shown(id),
         }
     }
+}
+
+/// Where a value starts on an opening fence's line (`rest` starts at the marker): past the
+/// marker, a language tag and spaces, at a `{` or `[`. `Some(None)`: not on this line;
+/// `None`: more text is needed to tell.
+fn fence_value_start(rest: &[u8]) -> Option<Option<usize>> {
+    let marker = *rest.first()?;
+    let mut k = 0;
+    while rest.get(k) == Some(&marker) {
+        k += 1;
+    }
+    while rest
+        .get(k)
+        .is_some_and(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'-'))
+    {
+        k += 1;
+    }
+    while matches!(rest.get(k), Some(b' ' | b'\t')) {
+        k += 1;
+    }
+    let c = *rest.get(k)?;
+    Some(matches!(c, b'{' | b'[').then_some(k))
 }
 
 /// Reasoning blocks the engine skips before the value: opening tag (any case), closing tag.

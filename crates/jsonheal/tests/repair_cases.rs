@@ -894,3 +894,20 @@ fn unicode_spaces_between_tokens() {
         ],
     );
 }
+
+/// A code fence written on one line.
+#[test]
+fn one_line_fences() {
+    run(
+        "fences",
+        &[
+            ("```{\"a\": 1}```", r#"{"a":1}"#),
+            ("```json {\"a\": \"b\"} ```", r#"{"a":"b"}"#),
+            ("Here: ```json {\"a\": 1}```", r#"{"a":1}"#),
+            ("````{ \"key\": \"value\" }```", r#"{"key":"value"}"#),
+            ("Here it is: ```json { 'a': 'b' } ```", r#"{"a":"b"}"#),
+            ("```json [1, 2]``` and ```json [3]```", "[[1,2],[3]]"),
+            ("```json```", ERR),
+        ],
+    );
+}

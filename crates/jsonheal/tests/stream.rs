@@ -94,6 +94,7 @@ const UNSURE_LLM: &[(&str, &str)] = &[
     ("comment before a colon", r#"{"a": "x", "b" /* c */: 1}"#),
     ("colon missing before a number", r#"{"a"2, "b"3}"#),
     ("a fraction", r#"{"key": 1/3, "n": 2}"#),
+    ("one-line fence", "Here: ```json {\"a\": [1, 2], \"b\": \"x\"}```"),
     ("unicode spaces", "{\"a\":\u{3000}\"foo\",\u{202f}\"b\": [1,\u{2003}2]}"),
 ];
 

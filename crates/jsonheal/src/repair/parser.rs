@@ -344,6 +344,26 @@ static NOT_TOKEN_START: [bool; 256] = {
     t
 };
 
+/// Where a value starts on the line of an opening fence at `b[i]` (```` ```json {…``` ````):
+/// past the marker's backticks or tildes, a language tag and spaces, at a `{` or `[`.
+fn fence_value_start(b: &[u8], i: usize) -> Option<usize> {
+    let marker = *b.get(i)?;
+    let mut k = i;
+    while b.get(k) == Some(&marker) {
+        k += 1;
+    }
+    while b
+        .get(k)
+        .is_some_and(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'-'))
+    {
+        k += 1;
+    }
+    while matches!(b.get(k), Some(b' ' | b'\t')) {
+        k += 1;
+    }
+    matches!(b.get(k), Some(b'{' | b'[')).then_some(k)
+}
+
 /// The length of a Unicode space at the start of `b` that JSON does not allow between
 /// tokens (U+2000–U+200B, U+2028, U+2029, U+202F, U+205F, U+3000), or 0.
 fn unicode_space_len(b: &[u8]) -> usize {
@@ -732,9 +752,20 @@ impl<'a> Parser<'a> {
             {
                 self.flush_skipped(&mut skipped_from, i);
                 let line_end = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |n| i + n + 1);
-                self.record(RepairKind::StrippedFence, i..line_end);
+                // A fence on one line (```` ```json {"a": 1}``` ````): the value starts
+                // after the marker and its language tag.
+                let to = if self.in_fence {
+                    // A closing marker: what follows on its line is prose (or another fence).
+                    b[i..line_end]
+                        .iter()
+                        .position(|&m| m != c)
+                        .map_or(line_end, |n| i + n)
+                } else {
+                    fence_value_start(&b[..line_end], i).unwrap_or(line_end)
+                };
+                self.record(RepairKind::StrippedFence, i..to);
                 self.in_fence = !self.in_fence;
-                i = line_end;
+                i = to;
                 continue;
             }
             // Inside a code fence a bracket is trusted: the fence says code follows.
