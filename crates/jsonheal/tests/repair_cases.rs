@@ -911,3 +911,37 @@ fn one_line_fences() {
         ],
     );
 }
+
+/// A scalar, or several, making up the whole text.
+#[test]
+fn top_level_scalars_that_need_repair() {
+    run(
+        "top level",
+        &[
+            (r#""He said "hi" to me""#, r#""He said \"hi\" to me""#),
+            (r#""The TV has a 24" screen""#, r#""The TV has a 24\" screen""#),
+            ("\"hello\nworld\"", r#""hello\nworld""#),
+            (r#""a"+"b"+"c""#, r#""abc""#),
+            (r#""hello" + " world""#, r#""hello world""#),
+            ("'it's'", r#""it's""#),
+            // Cut off: the prefix, reported as truncated.
+            (r#""abc"#, r#""abc""#),
+            ("'abc", r#""abc""#),
+            // Several scalars: an array, as for several top-level values.
+            ("1\n2", "[1,2]"),
+            ("1,2,3", "[1,2,3]"),
+            ("1,2,3,", "[1,2,3]"),
+            ("\"a\"\n\"b\"", r#"["a","b"]"#),
+            (r#""a", "b""#, r#"["a","b"]"#),
+            ("None, 1", "[null,1]"),
+            ("4,", "4"),
+            ("4 , ", "4"),
+            // Prose is still prose.
+            ("hello", ERR),
+            ("42 is the answer", ERR),
+            (r#""I am sorry" he said"#, ERR),
+            (r#""Hello," she said. {"a": 1}"#, r#"{"a":1}"#),
+        ],
+    );
+    assert!(repair(r#""abc"#).unwrap().is_truncated());
+}

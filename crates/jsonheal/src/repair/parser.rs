@@ -234,6 +234,8 @@ struct Parser<'a> {
     repairs: Vec<Repair>,
     /// Whether `repairs` is in input order (they are recorded almost in order).
     repairs_in_order: bool,
+    /// The whole text is a sequence of scalars (`1, 2, 3`, `"a"\n"b"`): each is a value.
+    top_sequence: bool,
     stack: Vec<Frame>,
     options: &'a Options,
     /// `out.len()` right after the last string value, for `"a" + "b"`.
@@ -343,6 +345,14 @@ static NOT_TOKEN_START: [bool; 256] = {
     t[0xEF] = true;
     t
 };
+
+/// The end of a run of bytes that are not layout, a comma or a quote.
+fn scan_bare_word(b: &[u8], start: usize) -> usize {
+    b[start..]
+        .iter()
+        .position(|&c| is_ws(c) || c == b',' || c == b'"' || c == b'\'')
+        .map_or(b.len(), |n| start + n)
+}
 
 /// Where a value starts on the line of an opening fence at `b[i]` (```` ```json {…``` ````):
 /// past the marker's backticks or tildes, a language tag and spaces, at a `{` or `[`.
@@ -488,6 +498,7 @@ impl<'a> Parser<'a> {
             // never written cost no memory.
             repairs: Vec::with_capacity(input.len() / 8),
             repairs_in_order: true,
+            top_sequence: false,
             stack: Vec::new(),
             options,
             string_end: None,
@@ -733,6 +744,16 @@ impl<'a> Parser<'a> {
         let mut i = self.pos;
         let mut skipped_from: Option<usize> = None;
         let mut at_text_start = first;
+        if self.top_sequence && !first {
+            // The next scalar of the sequence; a comma with none after it was trailing.
+            while i < b.len() && (is_ws(b[i]) || b[i] == b',') {
+                if b[i] == b',' && b[i + 1..].iter().all(|&c| is_ws(c)) {
+                    self.record(RepairKind::TrailingComma, i..i + 1);
+                }
+                i += 1;
+            }
+            return Ok((i < b.len()).then_some(Start::At(i)));
+        }
         while i < b.len() {
             let c = b[i];
             if is_ws(c) {
@@ -914,7 +935,26 @@ impl<'a> Parser<'a> {
                     return Ok(Some(Start::At(i)));
                 }
             }
+            if self.scalar_sequence(i) {
+                self.top_sequence = true;
+                return Ok(Some(Start::At(i)));
+            }
+            // A string making up the whole text (`"He said "hi" to me"`, `"a" + "b"`), or one
+            // that never closes (a cut-off answer).
+            let rest = trim_json_ws(std::str::from_utf8(&b[i..]).unwrap_or(""));
+            let closes_at_end = rest.len() > q.open_len()
+                && q.close_at(rest.as_bytes(), rest.len() - 1).is_some()
+                || (rest.len() >= q.open_len() + 3
+                    && q.close_at(rest.as_bytes(), rest.len() - 3) == Some(3));
+            let never_closes = (i + q.open_len()..b.len()).all(|k| q.close_at(b, k).is_none());
+            if closes_at_end || never_closes {
+                return Ok(Some(Start::At(i)));
+            }
             return Ok(None);
+        }
+        if self.scalar_sequence(i) {
+            self.top_sequence = true;
+            return Ok(Some(Start::At(i)));
         }
         // A lone scalar word or number making up the whole text.
         let rest = trim_json_ws(std::str::from_utf8(&b[i..]).unwrap_or(""));
@@ -929,6 +969,51 @@ impl<'a> Parser<'a> {
             }
         }
         Ok(None)
+    }
+
+    /// Whether the text from `i` to its end is scalars separated by commas or layout, at
+    /// least two of them or one with a trailing comma (`1, 2, 3`, `4,`, `"a"\n"b"`).
+    fn scalar_sequence(&self, mut i: usize) -> bool {
+        let b = self.src;
+        let mut values = 0;
+        let mut comma = false;
+        loop {
+            while i < b.len() && is_ws(b[i]) {
+                i += 1;
+            }
+            if i >= b.len() {
+                return values >= 2 || (values == 1 && comma);
+            }
+            if values > 0 && b[i] == b',' && !comma {
+                comma = true;
+                i += 1;
+                continue;
+            }
+            let end = if let Some(q) = quote_at(b, i) {
+                match self.scan_quoted(i, q, LOOKAHEAD) {
+                    Some(end) => end,
+                    None => return false,
+                }
+            } else {
+                let end = scan_bare_word(b, i);
+                let word = &b[i..end];
+                let literal = word.eq_ignore_ascii_case(b"true")
+                    || word.eq_ignore_ascii_case(b"false")
+                    || word.eq_ignore_ascii_case(b"null")
+                    || word.eq_ignore_ascii_case(b"none");
+                if end == i || !(literal || parse_number_like(word).is_some()) {
+                    return false;
+                }
+                end
+            };
+            // Values are apart: a comma or layout between them.
+            if values > 0 && !comma && !is_ws(b[i - 1]) {
+                return false;
+            }
+            values += 1;
+            comma = false;
+            i = end;
+        }
     }
 
     // ---------------------------------------------------------------- the value machine
@@ -948,10 +1033,38 @@ impl<'a> Parser<'a> {
                 Mode::Colon => self.step_colon(mode)?,
                 Mode::After => self.step_after(mode)?,
             }
-            if self.stack.is_empty() && *mode == Mode::After {
+            if self.stack.is_empty() && *mode == Mode::After && !self.top_level_plus() {
                 return Ok(());
             }
         }
+    }
+
+    /// A top-level string just ended and `+ "…"` follows: join it (`"a" + "b"`).
+    fn top_level_plus(&mut self) -> bool {
+        if self.string_end != Some(self.out.len()) {
+            return false;
+        }
+        let b = self.src;
+        let mut k = self.pos;
+        while k < self.end && is_ws(b[k]) {
+            k += 1;
+        }
+        if k >= self.end || b[k] != b'+' {
+            return false;
+        }
+        let plus = k;
+        k += 1;
+        while k < self.end && is_ws(b[k]) {
+            k += 1;
+        }
+        let Some(q) = quote_at(b, k) else {
+            return false;
+        };
+        self.out.pop_ascii();
+        self.record(RepairKind::Concatenation, plus..plus + 1);
+        self.pos = k;
+        // Errors cannot happen in a string outside any container; treat one as the end.
+        self.parse_string(q, StrCtx::TopLevel, true).is_ok()
     }
 
     fn top_kind(&self) -> Option<FrameKind> {
@@ -2058,7 +2171,25 @@ impl<'a> Parser<'a> {
             return StrEnd::Close;
         };
         match ctx {
-            StrCtx::TopLevel => StrEnd::Inner,
+            StrCtx::TopLevel => {
+                let next_quote = |k: usize| {
+                    let mut k = k;
+                    while k < limit && is_ws(b[k]) {
+                        k += 1;
+                    }
+                    quote_at(b, k).is_some()
+                };
+                match c {
+                    // `"a" + "b"`: joined after the string closes.
+                    b'+' if next_quote(j + 1) => StrEnd::Close,
+                    // The next scalar of a sequence (`"a", "b"`, `"a"\n"b"`).
+                    b',' if self.top_sequence => StrEnd::Close,
+                    _ if self.top_sequence && j > after && quote_at(b, j).is_some() => {
+                        StrEnd::Close
+                    }
+                    _ => StrEnd::Inner,
+                }
+            }
             StrCtx::Key => {
                 // Keys end at their first quote unless a word continues right after it; a
                 // number that ends the member is the value of a key that lost its colon
