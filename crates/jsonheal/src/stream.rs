@@ -1009,11 +1009,8 @@ impl Parser {
             return;
         }
         if !self.held.is_empty() {
-            let extends = if self.held.starts_with('\n') {
-                s.bytes().all(cuttable)
-            } else {
-                s.bytes().all(|b| b == b' ')
-            };
+            // Held text only ever grows by bytes the engine could cut with it.
+            let extends = s.bytes().all(cuttable);
             if extends {
                 self.held.push_str(s);
                 return;
@@ -1604,16 +1601,27 @@ fn cuttable(b: u8) -> bool {
 /// Where the withheld end of raw content `s` starts (see `Parser::content`).
 fn held_from(s: &str, member: bool) -> usize {
     let b = s.as_bytes();
+    let mut keep = s.len();
     if let Some(nl) = memchr::memrchr(b'\n', b) {
         if b[nl + 1..].iter().all(|&c| cuttable(c)) {
-            return nl;
+            keep = nl;
         }
     }
     if member {
         let body = s.trim_end_matches(' ');
-        return body.strip_suffix(',').unwrap_or(body).len();
+        keep = keep.min(body.strip_suffix(',').unwrap_or(body).len());
     }
-    s.len()
+    // Closers (and layout) at the end: if the text ends there, they close what is open and
+    // the engine ends the string before them (`{"key": ["value]}`).
+    let run = b
+        .iter()
+        .rev()
+        .take_while(|&&c| matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'}' | b']'))
+        .count();
+    if b[b.len() - run..].iter().any(|&c| matches!(c, b'}' | b']')) {
+        keep = keep.min(b.len() - run);
+    }
+    keep
 }
 
 /// Whether string content starting at `b[0]` is a Windows path (`C:\Users`); `None` when

@@ -815,8 +815,14 @@ fn early_and_wrong_closers_keep_what_follows() {
                 r#"[{"key":"value"}},{"key":"value"}]"#,
                 r#"[{"key":"value"},{"key":"value"}]"#,
             ),
-            (r#"[{"a": 1, "b": 2], {"c": 3}]"#, r#"[{"a":1,"b":2},{"c":3}]"#),
-            (r#"{"a": {"b": [1, 2}, "c": 3}}"#, r#"{"a":{"b":[1,2],"c":3}}"#),
+            (
+                r#"[{"a": 1, "b": 2], {"c": 3}]"#,
+                r#"[{"a":1,"b":2},{"c":3}]"#,
+            ),
+            (
+                r#"{"a": {"b": [1, 2}, "c": 3}}"#,
+                r#"{"a":{"b":[1,2],"c":3}}"#,
+            ),
             // A real end stays an end.
             (r#"{"a": [1, 2}"#, r#"{"a":[1,2]}"#),
             (r#"{"a": 1]"#, r#"{"a":1}"#),
@@ -840,8 +846,14 @@ fn a_comment_right_after_a_closing_quote() {
             (r#"{"a": "x", "b" /* c */: 1}"#, r#"{"a":"x","b":1}"#),
             (r#"{"a": "x", b /* c */ : 1}"#, r#"{"a":"x","b":1}"#),
             ("{\"a\": \"x\", \"b\"// c\n: 1}", r#"{"a":"x","b":1}"#),
-            (r#"{"a": "see "//server/x" ok"}"#, r#"{"a":"see \"//server/x\" ok"}"#),
-            (r#"{"a": "x", url: "http://x/y"}"#, r#"{"a":"x","url":"http://x/y"}"#),
+            (
+                r#"{"a": "see "//server/x" ok"}"#,
+                r#"{"a":"see \"//server/x\" ok"}"#,
+            ),
+            (
+                r#"{"a": "x", url: "http://x/y"}"#,
+                r#"{"a":"x","url":"http://x/y"}"#,
+            ),
         ],
     );
 }
@@ -919,7 +931,10 @@ fn top_level_scalars_that_need_repair() {
         "top level",
         &[
             (r#""He said "hi" to me""#, r#""He said \"hi\" to me""#),
-            (r#""The TV has a 24" screen""#, r#""The TV has a 24\" screen""#),
+            (
+                r#""The TV has a 24" screen""#,
+                r#""The TV has a 24\" screen""#,
+            ),
             ("\"hello\nworld\"", r#""hello\nworld""#),
             (r#""a"+"b"+"c""#, r#""abc""#),
             (r#""hello" + " world""#, r#""hello world""#),
@@ -944,4 +959,25 @@ fn top_level_scalars_that_need_repair() {
         ],
     );
     assert!(repair(r#""abc"#).unwrap().is_truncated());
+}
+
+/// A string that never closes, at the end of a text that ends with exactly the closers of
+/// what is open: the quote was forgotten before them (not a cut-off answer).
+#[test]
+fn a_forgotten_quote_before_the_final_closers() {
+    run(
+        "missing quote",
+        &[
+            (r#"{"key": ["value]}"#, r#"{"key":["value"]}"#),
+            ("[\"abc]\n", r#"["abc"]"#),
+            ("[\"abc  ]\n", r#"["abc"]"#),
+            ("[\n[\n\"abc\n]\n]\n", r#"[["abc"]]"#),
+            (r#"[{"a": "x}]"#, r#"[{"a":"x"}]"#),
+            // Closers that do not match what is open are content of a cut-off string.
+            (r#"{"code": "arr[i]"#, r#"{"code":"arr[i]"}"#),
+            (r#"{"a": ["x", "y]]}"#, r#"{"a":["x","y]]}"]}"#),
+        ],
+    );
+    assert!(!repair(r#"{"key": ["value]}"#).unwrap().is_truncated());
+    assert!(repair(r#"{"a": ["x", "y]]}"#).unwrap().is_truncated());
 }

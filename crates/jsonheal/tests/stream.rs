@@ -90,12 +90,26 @@ const UNSURE_LLM: &[(&str, &str)] = &[
     ("early closer", r#"{"key": "value"}, "key2": "value2"}"#),
     ("wrong closer, more members", r#"{"a": [1, 2}, "b": 3}"#),
     ("doubled closer in an array", r#"[{"k": "v"}},{"k": "w"}]"#),
-    ("comment right after a quote", "[\"a\"/* foo */, \"b\"// c\n]"),
+    (
+        "comment right after a quote",
+        "[\"a\"/* foo */, \"b\"// c\n]",
+    ),
     ("comment before a colon", r#"{"a": "x", "b" /* c */: 1}"#),
     ("colon missing before a number", r#"{"a"2, "b"3}"#),
     ("a fraction", r#"{"key": 1/3, "n": 2}"#),
-    ("one-line fence", "Here: ```json {\"a\": [1, 2], \"b\": \"x\"}```"),
-    ("unicode spaces", "{\"a\":\u{3000}\"foo\",\u{202f}\"b\": [1,\u{2003}2]}"),
+    (
+        "forgotten quote before the closers",
+        "{\"key\": [\"va]lue]}",
+    ),
+    ("forgotten quote, nested", "[{\"a\": \"x} y}]\n"),
+    (
+        "one-line fence",
+        "Here: ```json {\"a\": [1, 2], \"b\": \"x\"}```",
+    ),
+    (
+        "unicode spaces",
+        "{\"a\":\u{3000}\"foo\",\u{202f}\"b\": [1,\u{2003}2]}",
+    ),
 ];
 
 fn all_docs() -> impl Iterator<Item = (&'static str, &'static str)> {

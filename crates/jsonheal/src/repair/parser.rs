@@ -1900,10 +1900,7 @@ impl<'a> Parser<'a> {
             *mode = Mode::After;
             return Ok(());
         }
-        if self.stack.len() == 1
-            && matches!(c, b'}' | b']')
-            && !self.continues_after(after, top)
-        {
+        if self.stack.len() == 1 && matches!(c, b'}' | b']') && !self.continues_after(after, top) {
             // `{"a": [1, 2}` handled above; here `{"a": 1]`: the wrong closer ends it.
             self.record(RepairKind::RedundantCloser, self.pos..self.pos + 1);
             self.pos += 1;
@@ -1969,6 +1966,28 @@ impl<'a> Parser<'a> {
                         self.record(RepairKind::MissingQuote, nl..nl);
                         self.out.push(b'"');
                         self.pos = nl + 1;
+                        self.string_end = Some(self.out.len());
+                        return Ok(true);
+                    }
+                }
+                if ctx != StrCtx::Key {
+                    if let Some(cut) = self.closers_at_string_end(p, self.end) {
+                        // `{"key": ["value]}`: the text ends with exactly the closers of
+                        // what is open, so the quote went missing before them.
+                        let written: usize = b[cut..self.end]
+                            .iter()
+                            .map(|&c| {
+                                if matches!(c, b'\n' | b'\r' | b'\t') {
+                                    2
+                                } else {
+                                    1
+                                }
+                            })
+                            .sum();
+                        self.out.truncate(self.out.len().saturating_sub(written));
+                        self.record(RepairKind::MissingQuote, cut..cut);
+                        self.out.push(b'"');
+                        self.pos = cut;
                         self.string_end = Some(self.out.len());
                         return Ok(true);
                     }
@@ -2390,6 +2409,43 @@ impl<'a> Parser<'a> {
             return m < self.end && b[m] == b':' && b.get(m + 1) != Some(&b'/');
         }
         false
+    }
+
+    /// Where the closers end a string's content `b[from..end]`: its last bytes are layout
+    /// and exactly the closers of the open containers, innermost first (`value]}` in
+    /// `{"key": ["value]}`). None when they are not.
+    fn closers_at_string_end(&self, from: usize, end: usize) -> Option<usize> {
+        let b = self.src;
+        let mut k = end;
+        // Read backwards, the last byte closes the outermost container.
+        let mut frames = self.stack.iter();
+        let mut closers = 0;
+        while k > from {
+            let c = b[k - 1];
+            if is_ws(c) {
+                k -= 1;
+                continue;
+            }
+            let wanted = match frames.next().map(|f| f.kind) {
+                Some(FrameKind::Object) => b'}',
+                Some(FrameKind::Array) => b']',
+                _ => break,
+            };
+            if c != wanted {
+                // Not a closer of what is open (or more closers than that): content.
+                return None;
+            }
+            closers += 1;
+            k -= 1;
+        }
+        if closers == 0 || closers != self.stack.len() {
+            return None;
+        }
+        // More closers than open containers: content, not a forgotten quote.
+        if k > from && matches!(b[k - 1], b'}' | b']') {
+            return None;
+        }
+        Some(k)
     }
 
     /// Whether what is at `m` can follow a string value: the end, a closer, a comma, or (in
