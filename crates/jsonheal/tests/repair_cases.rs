@@ -981,3 +981,22 @@ fn a_forgotten_quote_before_the_final_closers() {
     assert!(!repair(r#"{"key": ["value]}"#).unwrap().is_truncated());
     assert!(repair(r#"{"a": ["x", "y]]}"#).unwrap().is_truncated());
 }
+
+/// A wrapper call making up the whole text is unwrapped like one inside a document.
+#[test]
+fn top_level_wrappers() {
+    run(
+        "wrappers",
+        &[
+            ("callback_123(2);", "2"),
+            ("callback_123(\"foo\");", r#""foo""#),
+            ("callback_123(null);", "null"),
+            ("NumberLong(5)", "5"),
+            ("NumberLong(\"2\")", r#""2""#),
+            ("ObjectId(\"x\")", r#""x""#),
+            // Code is not a value.
+            ("print(hello)", ERR),
+            ("foo() bar", ERR),
+        ],
+    );
+}

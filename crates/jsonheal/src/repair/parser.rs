@@ -956,6 +956,31 @@ impl<'a> Parser<'a> {
             self.top_sequence = true;
             return Ok(Some(Start::At(i)));
         }
+        // A call making up the whole text: `NumberLong(5)`, `callback_1("x");`.
+        let word = b[i..]
+            .iter()
+            .position(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.')))
+            .unwrap_or(b.len() - i);
+        let rest = trim_json_ws(std::str::from_utf8(&b[i..]).unwrap_or(""));
+        let rest = rest.strip_suffix(';').map_or(rest, str::trim_end);
+        let mut arg = i + word + 1;
+        while arg < b.len() && is_ws(b[arg]) {
+            arg += 1;
+        }
+        // Its argument must look like JSON (`print(hello)` is code, not a value).
+        let json_arg = quote_at(b, arg).is_some()
+            || matches!(b.get(arg), Some(b'{' | b'[' | b'-' | b'0'..=b'9'))
+            || [&b"true"[..], b"false", b"null"]
+                .iter()
+                .any(|w| b[arg.min(b.len())..].starts_with(w));
+        if word > 0
+            && is_ident_start(b[i])
+            && b.get(i + word) == Some(&b'(')
+            && json_arg
+            && rest.ends_with(')')
+        {
+            return Ok(Some(Start::At(i)));
+        }
         // A lone scalar word or number making up the whole text.
         let rest = trim_json_ws(std::str::from_utf8(&b[i..]).unwrap_or(""));
         if !rest.is_empty() && rest.len() <= 32 && !rest.bytes().any(is_ws) {
