@@ -947,7 +947,11 @@ impl<'a> Parser<'a> {
                 || (rest.len() >= q.open_len() + 3
                     && q.close_at(rest.as_bytes(), rest.len() - 3) == Some(3));
             let never_closes = (i + q.open_len()..b.len()).all(|k| q.close_at(b, k).is_none());
-            if closes_at_end || never_closes {
+            // Quotes alone (a run of `"`) say nothing.
+            let says_something = rest
+                .bytes()
+                .any(|c| !is_ws(c) && quote_at(&[c], 0).is_none() && c != 0xE2);
+            if (closes_at_end || never_closes) && says_something {
                 return Ok(Some(Start::At(i)));
             }
             return Ok(None);
@@ -1685,6 +1689,14 @@ impl<'a> Parser<'a> {
         // Whether the key holds a byte a JSON string must escape (a tab, a backslash).
         let mut escape = false;
         while i < self.end {
+            // Plain bytes in one run; the rest one by one.
+            i += b[i..self.end]
+                .iter()
+                .position(|&c| !matches!(KEY_BYTE[c as usize], KeyByte::Plain))
+                .unwrap_or(self.end - i);
+            if i >= self.end {
+                break;
+            }
             match KEY_BYTE[b[i] as usize] {
                 KeyByte::Plain => {}
                 KeyByte::Stop => break,
