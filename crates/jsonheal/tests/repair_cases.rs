@@ -1000,3 +1000,12 @@ fn top_level_wrappers() {
         ],
     );
 }
+
+/// Quotes alone hold no value.
+#[test]
+fn quotes_alone_are_no_json() {
+    run(
+        "no json",
+        &[("\"\"\"\"\"", ERR), ("''''", ERR), ("\"", ERR), ("'", ERR)],
+    );
+}
