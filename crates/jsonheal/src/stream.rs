@@ -1386,9 +1386,10 @@ impl Parser {
 }
 
 /// Where a value starts on an opening fence's line (`rest` starts at the marker): past the
-/// marker, a language tag and spaces, at a `{` or `[`. `Some(None)`: not on this line;
-/// `None`: more text is needed to tell.
-fn fence_value_start(rest: &[u8]) -> Option<Option<usize>> {
+/// marker, a language tag and spaces, at a `{` or `[` (```` ```json {"a": 1}``` ````).
+/// `Some(None)`: not on this line; `None`: more text is needed to tell. The one-shot engine
+/// uses it too, on the whole line.
+pub(crate) fn fence_value_start(rest: &[u8]) -> Option<Option<usize>> {
     let marker = *rest.first()?;
     let mut k = 0;
     while rest.get(k) == Some(&marker) {

@@ -10,6 +10,7 @@ use memchr::memmem;
 use super::out::Out;
 use super::{DuplicateKeys, Multiple, NonFinite, Options, Repair, RepairKind, Repaired};
 use crate::error::{Error, ErrorKind};
+use crate::stream::fence_value_start;
 
 /// How far a heuristic may look ahead (bytes). Keeps every decision O(1).
 const LOOKAHEAD: usize = 256;
@@ -352,26 +353,6 @@ fn scan_bare_word(b: &[u8], start: usize) -> usize {
         .iter()
         .position(|&c| is_ws(c) || c == b',' || c == b'"' || c == b'\'')
         .map_or(b.len(), |n| start + n)
-}
-
-/// Where a value starts on the line of an opening fence at `b[i]` (```` ```json {…``` ````):
-/// past the marker's backticks or tildes, a language tag and spaces, at a `{` or `[`.
-fn fence_value_start(b: &[u8], i: usize) -> Option<usize> {
-    let marker = *b.get(i)?;
-    let mut k = i;
-    while b.get(k) == Some(&marker) {
-        k += 1;
-    }
-    while b
-        .get(k)
-        .is_some_and(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'-'))
-    {
-        k += 1;
-    }
-    while matches!(b.get(k), Some(b' ' | b'\t')) {
-        k += 1;
-    }
-    matches!(b.get(k), Some(b'{' | b'[')).then_some(k)
 }
 
 /// The length of a Unicode space at the start of `b` that JSON does not allow between
@@ -782,7 +763,9 @@ impl<'a> Parser<'a> {
                         .position(|&m| m != c)
                         .map_or(line_end, |n| i + n)
                 } else {
-                    fence_value_start(&b[..line_end], i).unwrap_or(line_end)
+                    fence_value_start(&b[i..line_end])
+                        .flatten()
+                        .map_or(line_end, |n| i + n)
                 };
                 self.record(RepairKind::StrippedFence, i..to);
                 self.in_fence = !self.in_fence;
