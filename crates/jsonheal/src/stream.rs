@@ -423,29 +423,54 @@ enum Kind {
 }
 
 /// No node (an end of a sibling list).
-const NONE: usize = usize::MAX;
+const NONE: u32 = u32::MAX;
 
-/// One node of the partial value tree. Text (string content, number, member key) lives in
-/// the parser's shared `arena` and children are linked, so building the tree allocates
-/// next to nothing per value, and appending to a string is O(1) at any depth.
+/// One node of the partial value tree, 20 bytes. Text (member key, then string content or
+/// number text) lives in the parser's shared `arena`, and siblings are linked; nodes are
+/// made in document order, so a container's first child is the node right after it. So
+/// building the tree allocates next to nothing per value, and appending to a string is
+/// O(1) at any depth. Offsets are `u32`: `Parser::run` freezes a stream past 4 GiB.
 #[derive(Debug, Clone)]
 struct Node {
     kind: Kind,
-    /// String content or number text: `arena[text.0..text.1]`.
-    text: (usize, usize),
-    /// An object member's key: `arena[key.0..key.1]`.
-    key: (usize, usize),
-    first: usize,
-    last: usize,
-    next: usize,
-    /// How many children.
-    len: usize,
+    /// Whether the node right after this container is its first child.
+    has_children: bool,
+    /// An object member's key is `arena[key..text]` (empty elsewhere).
+    key: u32,
+    /// String content or number text: `arena[text..end]`.
+    text: u32,
+    end: u32,
+    /// The next sibling.
+    next: u32,
+}
+
+impl Node {
+    fn key_range(&self) -> std::ops::Range<usize> {
+        self.key as usize..self.text as usize
+    }
+
+    fn text_range(&self) -> std::ops::Range<usize> {
+        self.text as usize..self.end as usize
+    }
+
+    /// The first child's id, if any.
+    fn first_child(&self, id: usize) -> u32 {
+        if self.has_children {
+            (id + 1) as u32
+        } else {
+            NONE
+        }
+    }
 }
 
 /// An open container.
 #[derive(Debug)]
 struct Frame {
     node: usize,
+    /// Its last child (`NONE` while it has none): the one a new child is linked after.
+    last: u32,
+    /// How many children.
+    len: usize,
     object: bool,
     /// Hashes of the keys of a wide object (small ones are scanned): a duplicate key
     /// freezes the stream (the one-shot engine's policy decides which value wins).
@@ -559,6 +584,10 @@ impl Parser {
     }
 
     fn run(&mut self, text: &str) {
+        // Node offsets and ids are `u32`; the arena and the node count never outgrow the text.
+        if text.len() > u32::MAX as usize && self.mode != Mode::Frozen {
+            self.freeze();
+        }
         while self.pos < text.len() {
             if let Step::Wait = self.step(text) {
                 break;
@@ -616,10 +645,7 @@ impl Parser {
 
     /// How many members or elements the innermost container has.
     fn open_len(&self) -> usize {
-        self.stack
-            .last()
-            .and_then(|f| self.nodes.get(f.node))
-            .map_or(0, |n| n.len)
+        self.stack.last().map_or(0, |f| f.len)
     }
 
     fn freeze(&mut self) -> Step {
@@ -1096,29 +1122,27 @@ impl Parser {
         let Some(frame) = self.stack.last_mut().filter(|f| f.object) else {
             return false;
         };
-        let Some(object) = self.nodes.get(frame.node) else {
-            return false;
-        };
+        let first = if frame.len > 0 { frame.node + 1 } else { NONE as usize };
         let (nodes, arena, key) = (&self.nodes, &self.arena, self.key.as_str());
         let keys = || {
-            let mut at = object.first;
+            let mut at = first;
             std::iter::from_fn(move || {
                 let node = nodes.get(at)?;
-                at = node.next;
-                arena.get(node.key.0..node.key.1)
+                at = node.next as usize;
+                arena.get(node.key_range())
             })
         };
-        if object.len < SCAN {
+        if frame.len < SCAN {
             // Lengths first: most sibling keys differ in length, and comparing those costs
             // no look at the text.
-            let mut at = object.first;
+            let mut at = first;
             while let Some(node) = nodes.get(at) {
-                if node.key.1.saturating_sub(node.key.0) == key.len()
-                    && arena.as_bytes().get(node.key.0..node.key.1) == Some(key.as_bytes())
+                if (node.text - node.key) as usize == key.len()
+                    && arena.as_bytes().get(node.key_range()) == Some(key.as_bytes())
                 {
                     return false;
                 }
-                at = node.next;
+                at = node.next as usize;
             }
         } else {
             let hashes = frame
@@ -1138,42 +1162,36 @@ impl Parser {
     /// (which the modes rule out).
     fn attach(&mut self, kind: Kind, text: &str) -> Option<usize> {
         let id = self.nodes.len();
-        let mut node = Node {
-            kind,
-            text: (0, 0),
-            key: (0, 0),
-            first: NONE,
-            last: NONE,
-            next: NONE,
-            len: 0,
-        };
-        match self.stack.last() {
+        let key = self.arena.len() as u32;
+        match self.stack.last_mut() {
             None if self.nodes.is_empty() => {}
             None => return None,
             Some(frame) => {
-                let parent = frame.node;
                 if frame.object {
                     if !std::mem::take(&mut self.pending_key) {
                         return None;
                     }
-                    let start = self.arena.len();
                     self.arena.push_str(&self.key);
-                    node.key = (start, self.arena.len());
                 }
-                let last = self.nodes.get(parent)?.last;
-                match self.nodes.get_mut(last) {
-                    Some(prev) => prev.next = id,
-                    None => self.nodes.get_mut(parent)?.first = id,
+                let prev = std::mem::replace(&mut frame.last, id as u32);
+                frame.len += 1;
+                match self.nodes.get_mut(prev as usize) {
+                    Some(prev) => prev.next = id as u32,
+                    // The first child comes right after its container.
+                    None => self.nodes.get_mut(frame.node)?.has_children = true,
                 }
-                let parent = self.nodes.get_mut(parent)?;
-                parent.last = id;
-                parent.len += 1;
             }
         }
-        let start = self.arena.len();
+        let start = self.arena.len() as u32;
         self.arena.push_str(text);
-        node.text = (start, self.arena.len());
-        self.nodes.push(node);
+        self.nodes.push(Node {
+            kind,
+            has_children: false,
+            key,
+            text: start,
+            end: self.arena.len() as u32,
+            next: NONE,
+        });
         self.revision += 1;
         if self.track_events {
             self.log.fresh();
@@ -1200,14 +1218,11 @@ impl Parser {
         let Some(frame) = self.stack.last() else {
             return;
         };
-        let Some(parent) = self.nodes.get(frame.node) else {
-            return;
-        };
         if frame.object {
-            let key = self.nodes.get(parent.last).map_or((0, 0), |n| n.key);
-            push_segment(path, self.arena.get(key.0..key.1).unwrap_or_default());
+            let key = self.nodes.get(frame.last as usize).map_or(0..0, Node::key_range);
+            push_segment(path, self.arena.get(key).unwrap_or_default());
         } else {
-            push_index(path, parent.len.saturating_sub(1));
+            push_index(path, frame.len.saturating_sub(1));
         }
     }
 
@@ -1216,7 +1231,7 @@ impl Parser {
         let Some(node) = self.nodes.get(id) else {
             return Value::Null;
         };
-        let text = self.arena.get(node.text.0..node.text.1).unwrap_or_default();
+        let text = self.arena.get(node.text_range()).unwrap_or_default();
         match node.kind {
             Kind::Null => Value::Null,
             Kind::Bool(b) => Value::Bool(b),
@@ -1245,6 +1260,8 @@ impl Parser {
         }
         self.stack.push(Frame {
             node: id,
+            last: NONE,
+            len: 0,
             object,
             key_hashes: None,
             ptr_len,
@@ -1311,7 +1328,7 @@ impl Parser {
         // The string being read is the arena's last text: it grows in place.
         self.arena.push_str(s);
         if let Some(node) = self.nodes.get_mut(self.current) {
-            node.text.1 = self.arena.len();
+            node.end = self.arena.len() as u32;
         }
         self.revision += 1;
         if !self.track_events {
@@ -1362,11 +1379,11 @@ impl Parser {
             return Value::Null;
         };
         let children = || {
-            let mut at = node.first;
+            let mut at = node.first_child(id) as usize;
             std::iter::from_fn(move || {
                 let child = self.nodes.get(at)?;
                 let this = at;
-                at = child.next;
+                at = child.next as usize;
                 Some((this, child))
             })
         };
@@ -1375,7 +1392,7 @@ impl Parser {
             Kind::Obj => Value::Object(
                 children()
                     .map(|(i, child)| {
-                        let key = self.arena.get(child.key.0..child.key.1);
+                        let key = self.arena.get(child.key_range());
                         (key.unwrap_or_default().to_owned(), self.build(i))
                     })
                     .collect(),
