@@ -147,6 +147,8 @@ impl EventRef<'_> {
 #[derive(Debug, Clone)]
 pub struct Events<'a> {
     log: &'a EventLog,
+    /// The parser's arena, where the events' texts are.
+    arena: &'a str,
     next: usize,
 }
 
@@ -156,7 +158,7 @@ impl<'a> Iterator for Events<'a> {
     fn next(&mut self) -> Option<EventRef<'a>> {
         let entry = self.log.entries.get(self.next)?;
         self.next += 1;
-        Some(self.log.event(entry))
+        Some(self.log.event(entry, self.arena))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -167,8 +169,9 @@ impl<'a> Iterator for Events<'a> {
 
 impl ExactSizeIterator for Events<'_> {}
 
-/// The events since the last drain: their paths and texts back to back in one buffer, so
-/// recording one costs a copy of a few bytes, not allocations.
+/// The events since the last drain: their paths back to back in one buffer, their texts
+/// ranges of the parser's arena (which only grows), so recording one costs a copy of the
+/// path, not allocations.
 #[derive(Debug, Default)]
 struct EventLog {
     buf: String,
@@ -183,7 +186,7 @@ struct Entry {
     path: (usize, usize),
     /// `Some(kind)` for a Set, `None` for an Append.
     set: Option<Kind>,
-    /// The string or number text: `buf[text.0..text.1]`.
+    /// The string or number text: `arena[text.0..text.1]`.
     text: (usize, usize),
 }
 
@@ -197,8 +200,8 @@ impl EventLog {
         }
     }
 
-    fn event(&self, entry: &Entry) -> EventRef<'_> {
-        let text = |r: (usize, usize)| self.buf.get(r.0..r.1).unwrap_or_default();
+    fn event<'a>(&'a self, entry: &Entry, arena: &'a str) -> EventRef<'a> {
+        let text = |r: (usize, usize)| arena.get(r.0..r.1).unwrap_or_default();
         let op = match entry.set {
             None => OpRef::Append(text(entry.text)),
             Some(kind) => OpRef::Set(match kind {
@@ -211,7 +214,7 @@ impl EventLog {
             }),
         };
         EventRef {
-            path: text(entry.path),
+            path: self.buf.get(entry.path.0..entry.path.1).unwrap_or_default(),
             op,
         }
     }
@@ -299,12 +302,16 @@ impl Repairer {
     /// [`OpRef::Set`] when it appeared since the last call. The events borrow the repairer's
     /// own buffer (no allocation per event); [`EventRef::to_event`] makes one owned.
     pub fn events(&mut self) -> Events<'_> {
-        self.parser.last_append = None;
-        let log = &mut self.parser.log;
+        let parser = &mut self.parser;
+        parser.last_append = None;
         // Entries handed out twice would be changes reported twice.
-        log.fresh();
-        log.drained = true;
-        Events { log, next: 0 }
+        parser.log.fresh();
+        parser.log.drained = true;
+        Events {
+            log: &parser.log,
+            arena: &parser.arena,
+            next: 0,
+        }
     }
 
     /// A counter that moves whenever the partial value changes: compare two readings to know
@@ -505,17 +512,20 @@ struct Parser {
     stack: Vec<Frame>,
     nodes: Vec<Node>,
     /// The text of all nodes, back to back (see `Node`). Only the string being read grows
-    /// in place: nothing else is written while it is open.
+    /// in place: nothing else is written while it is open. A key and a bare value are read
+    /// straight into its end, where their node will find them.
     arena: String,
     /// JSON pointer of the innermost open container.
     ptr: String,
-    /// The key being read, or complete and waiting for its value (`pending_key`).
-    key: String,
+    /// Where in the arena the key being read starts; it runs to the arena's end, complete
+    /// and waiting for its value once `pending_key` is set.
+    key_start: usize,
     pending_key: bool,
-    /// A number or literal waiting for `,` `}` or `]` (a number's text is in `word`).
+    /// A number or literal waiting for `,` `}` or `]` (its text is the arena's end, from
+    /// `word_start`).
     pending: Option<Kind>,
-    /// The bare word being read.
-    word: String,
+    /// Where in the arena the bare word being read starts.
+    word_start: usize,
     /// The string value being read: its node and, once an event needed it, its pointer.
     current: usize,
     current_path: String,
@@ -561,10 +571,10 @@ impl Parser {
             nodes: Vec::new(),
             arena: String::new(),
             ptr: String::new(),
-            key: String::new(),
+            key_start: 0,
             pending_key: false,
             pending: None,
-            word: String::new(),
+            word_start: 0,
             current: 0,
             current_path: String::new(),
             current_path_known: false,
@@ -835,7 +845,7 @@ impl Parser {
                     let Some(windows) = windows_path(&bytes[self.pos + 1..]) else {
                         return Step::Wait;
                     };
-                    self.key.clear();
+                    self.key_start = self.arena.len();
                     self.pos += 1;
                     // A Windows path holds an escape JSON does not know: not JSON either.
                     self.repaired |= b != b'"' || windows;
@@ -856,7 +866,7 @@ impl Parser {
                     .next()
                     .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') =>
                 {
-                    self.key.clear();
+                    self.key_start = self.arena.len();
                     self.repaired = true;
                     self.mode = Mode::KeyWord;
                     Step::Go
@@ -887,7 +897,7 @@ impl Parser {
                     self.close()
                 }
                 _ if is_word_byte(b) => {
-                    self.word.clear();
+                    self.word_start = self.arena.len();
                     self.mode = Mode::ValueWord;
                     Step::Go
                 }
@@ -1061,16 +1071,17 @@ impl Parser {
             match c {
                 ':' => {
                     self.pos += i + 1;
-                    let trimmed = self.key.trim_end().len();
-                    self.key.truncate(trimmed);
-                    if self.key.is_empty() || !self.complete_key() {
+                    let key = self.arena.get(self.key_start..).unwrap_or_default();
+                    let trimmed = key.trim_end().len();
+                    self.arena.truncate(self.key_start + trimmed);
+                    if trimmed == 0 || !self.complete_key() {
                         return self.freeze();
                     }
                     self.mode = Mode::MemberValue;
                     return Step::Go;
                 }
                 c if c.is_alphanumeric() || matches!(c, '_' | '$' | '-' | '.' | ' ' | '\t') => {
-                    self.key.push(c);
+                    self.arena.push(c);
                 }
                 _ => {
                     self.pos += i;
@@ -1090,7 +1101,7 @@ impl Parser {
             .position(|&b| !is_word_byte(b))
             .map_or(bytes.len(), |i| start + i);
         // Word bytes are ASCII, so `end` is a char boundary.
-        self.word.push_str(&text[start..end]);
+        self.arena.push_str(&text[start..end]);
         self.pos = end;
         let Some(&next) = bytes.get(end) else {
             // The word may still grow (`tru` → `true`, `12` → `123`).
@@ -1100,11 +1111,11 @@ impl Parser {
             // `true#x`, `1/2`, `ObjectId(`: the engine reads a longer token.
             return self.freeze();
         }
-        let word = self.word.as_str();
-        self.repaired |= !matches!(word, "true" | "false" | "null") && !is_json_number(word);
-        match classify(&self.word, self.non_finite) {
-            Some(v) => {
-                self.pending = Some(v);
+        let word = self.arena.get(self.word_start..).unwrap_or_default();
+        match classify(word, self.non_finite) {
+            Some((kind, json)) => {
+                self.repaired |= !json;
+                self.pending = Some(kind);
                 self.mode = Mode::AfterValue;
                 Step::Go
             }
@@ -1123,7 +1134,8 @@ impl Parser {
             return false;
         };
         let first = if frame.len > 0 { frame.node + 1 } else { NONE as usize };
-        let (nodes, arena, key) = (&self.nodes, &self.arena, self.key.as_str());
+        let (nodes, arena) = (&self.nodes, &self.arena);
+        let key = arena.get(self.key_start..).unwrap_or_default();
         let keys = || {
             let mut at = first;
             std::iter::from_fn(move || {
@@ -1160,9 +1172,9 @@ impl Parser {
     /// Put a new node of `kind` with `text` into the innermost container (or make it the
     /// root) and record the event. Returns its id, or `None` when there is no place for it
     /// (which the modes rule out).
-    fn attach(&mut self, kind: Kind, text: &str) -> Option<usize> {
+    fn attach(&mut self, kind: Kind, text: (usize, usize)) -> Option<usize> {
         let id = self.nodes.len();
-        let key = self.arena.len() as u32;
+        let mut key = text.0;
         match self.stack.last_mut() {
             None if self.nodes.is_empty() => {}
             None => return None,
@@ -1171,7 +1183,8 @@ impl Parser {
                     if !std::mem::take(&mut self.pending_key) {
                         return None;
                     }
-                    self.arena.push_str(&self.key);
+                    // The key was read into the arena right before the value's text.
+                    key = self.key_start;
                 }
                 let prev = std::mem::replace(&mut frame.last, id as u32);
                 frame.len += 1;
@@ -1182,14 +1195,12 @@ impl Parser {
                 }
             }
         }
-        let start = self.arena.len() as u32;
-        self.arena.push_str(text);
         self.nodes.push(Node {
             kind,
             has_children: false,
-            key,
-            text: start,
-            end: self.arena.len() as u32,
+            key: key as u32,
+            text: text.0 as u32,
+            end: text.1 as u32,
             next: NONE,
         });
         self.revision += 1;
@@ -1199,12 +1210,10 @@ impl Parser {
             let path_start = buf.len();
             buf.push_str(&self.ptr);
             self.push_last_segment(&mut buf);
-            let path_end = buf.len();
-            buf.push_str(text);
             self.log.entries.push(Entry {
-                path: (path_start, path_end),
+                path: (path_start, buf.len()),
                 set: Some(kind),
-                text: (path_end, buf.len()),
+                text,
             });
             self.log.buf = buf;
             self.last_append = (kind == Kind::Str).then_some(id);
@@ -1250,7 +1259,8 @@ impl Parser {
         }
         let kind = if object { Kind::Obj } else { Kind::Arr };
         let ptr_len = self.ptr.len();
-        let Some(id) = self.attach(kind, "") else {
+        let at = self.arena.len();
+        let Some(id) = self.attach(kind, (at, at)) else {
             return self.freeze();
         };
         if self.track_events {
@@ -1285,7 +1295,8 @@ impl Parser {
     }
 
     fn open_string(&mut self, quote: u8, windows: bool) -> Step {
-        let Some(id) = self.attach(Kind::Str, "") else {
+        let at = self.arena.len();
+        let Some(id) = self.attach(Kind::Str, (at, at)) else {
             return self.freeze();
         };
         self.current = id;
@@ -1303,15 +1314,13 @@ impl Parser {
 
     fn commit_pending(&mut self) {
         if let Some(kind) = self.pending.take() {
-            let word = std::mem::take(&mut self.word);
-            let text = if matches!(kind, Kind::Num | Kind::Str) {
-                word.as_str()
+            // The word is the arena's end; a literal's node shows no text.
+            let end = if matches!(kind, Kind::Num | Kind::Str) {
+                self.arena.len()
             } else {
-                ""
+                self.word_start
             };
-            let placed = self.attach(kind, text).is_some();
-            self.word = word;
-            if !placed {
+            if self.attach(kind, (self.word_start, end)).is_none() {
                 self.freeze();
             }
         }
@@ -1322,7 +1331,7 @@ impl Parser {
             return;
         }
         if key {
-            self.key.push_str(s);
+            self.arena.push_str(s);
             return;
         }
         // The string being read is the arena's last text: it grows in place.
@@ -1339,8 +1348,7 @@ impl Parser {
             // The string's own `Set` or `Append` is the last event, its text the end of the
             // buffer: extend it.
             if let Some(entry) = self.log.entries.last_mut() {
-                self.log.buf.push_str(s);
-                entry.text.1 = self.log.buf.len();
+                entry.text.1 = self.arena.len();
                 return;
             }
         }
@@ -1356,12 +1364,10 @@ impl Parser {
         let buf = &mut self.log.buf;
         let path_start = buf.len();
         buf.push_str(&self.current_path);
-        let path_end = buf.len();
-        buf.push_str(s);
         self.log.entries.push(Entry {
-            path: (path_start, path_end),
+            path: (path_start, buf.len()),
             set: None,
-            text: (path_end, buf.len()),
+            text: (self.arena.len() - s.len(), self.arena.len()),
         });
         self.last_append = Some(self.current);
     }
@@ -1620,6 +1626,10 @@ fn cuttable(b: u8) -> bool {
 fn held_from(s: &str, member: bool) -> usize {
     let b = s.as_bytes();
     let mut keep = s.len();
+    // Every rule below holds back a run of cuttable bytes at the very end.
+    if b.last().is_none_or(|&c| !cuttable(c)) {
+        return keep;
+    }
     if let Some(nl) = memchr::memrchr(b'\n', b) {
         if b[nl + 1..].iter().all(|&c| cuttable(c)) {
             keep = nl;
@@ -1696,19 +1706,22 @@ fn is_word_byte(b: u8) -> bool {
 /// The value of a complete bare word, or `None` when it is not one the stream may decide
 /// alone (a bare string value, a number JSON does not allow).
 /// The text of a `Num` or `Str` is the word itself.
-fn classify(word: &str, non_finite: NonFinite) -> Option<Kind> {
-    match word {
-        "true" | "True" => Some(Kind::Bool(true)),
-        "false" | "False" => Some(Kind::Bool(false)),
-        "null" | "None" | "none" | "undefined" => Some(Kind::Null),
+fn classify(word: &str, non_finite: NonFinite) -> Option<(Kind, bool)> {
+    Some(match word {
+        _ if is_json_number(word) => (Kind::Num, true),
+        "true" => (Kind::Bool(true), true),
+        "false" => (Kind::Bool(false), true),
+        "null" => (Kind::Null, true),
+        "True" => (Kind::Bool(true), false),
+        "False" => (Kind::Bool(false), false),
+        "None" | "none" | "undefined" => (Kind::Null, false),
         "NaN" | "Infinity" | "-Infinity" => match non_finite {
-            NonFinite::Null => Some(Kind::Null),
-            NonFinite::String => Some(Kind::Str),
-            NonFinite::Error => None,
+            NonFinite::Null => (Kind::Null, false),
+            NonFinite::String => (Kind::Str, false),
+            NonFinite::Error => return None,
         },
-        _ if is_json_number(word) => Some(Kind::Num),
-        _ => None,
-    }
+        _ => return None,
+    })
 }
 
 /// RFC 8259 `number`: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
@@ -1838,7 +1851,8 @@ fn unicode_escape(b: &[u8]) -> Escape {
 /// Append `/segment` to a JSON pointer, escaped per RFC 6901 (`~` → `~0`, `/` → `~1`).
 fn push_segment(path: &mut String, segment: &str) {
     path.push('/');
-    if memchr::memchr2(b'~', b'/', segment.as_bytes()).is_some() {
+    // Keys are short: a plain loop beats a call to memchr2.
+    if segment.bytes().any(|b| b == b'~' || b == b'/') {
         for c in segment.chars() {
             match c {
                 '~' => path.push_str("~0"),
