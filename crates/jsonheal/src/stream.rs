@@ -967,7 +967,9 @@ impl Parser {
             Some(false) => self.freeze(),
             Some(true) => {
                 self.string_end = None;
+                let from = self.arena.len();
                 self.release_held();
+                self.grew(from);
                 Step::Go
             }
         }
@@ -975,58 +977,68 @@ impl Parser {
 
     // ----- tokens -----------------------------------------------------------------------
 
+    /// Read a string up to its closing quote or the end of the text. Content and escapes go
+    /// into the arena in one run, and the node and the events learn of the growth once.
     fn string(&mut self, text: &str, quote: u8, key: bool, windows: bool) -> Step {
-        let bytes = text.as_bytes();
-        let rest = &bytes[self.pos..];
-        let Some(i) = memchr::memchr2(quote, b'\\', rest) else {
-            self.content(&text[self.pos..], key);
-            self.pos = bytes.len();
-            return Step::Go;
-        };
-        // `quote` and `\` are ASCII, so `pos + i` is a char boundary.
-        let end = self.pos + i;
-        self.content(&text[self.pos..end], key);
-        self.pos = end;
-        if rest[i] == quote {
-            self.pos += 1;
-            if key {
-                // A key's quote closes it (a word right after it freezes in `Colon`).
-                if !self.complete_key() {
-                    return self.freeze();
-                }
-                self.mode = Mode::Colon;
-            } else {
-                // Only a candidate: `after_string` looks at what follows.
-                self.string_end = Some(self.pos);
-                self.mode = Mode::AfterValue;
-            }
-            return Step::Go;
+        let from = self.arena.len();
+        let step = self.string_run(text, quote, key, windows);
+        if !key {
+            self.grew(from);
         }
-        let escape = if windows {
-            match bytes.get(self.pos + 1) {
-                None => Escape::Wait,
-                Some(b'"' | b'\\') => escape(&bytes[self.pos..]),
-                Some(_) => Escape::KeepBackslash,
-            }
-        } else {
-            escape(&bytes[self.pos..])
-        };
-        match escape {
-            Escape::Wait => Step::Wait,
-            Escape::Char(c, len, json) => {
-                let mut buf = [0u8; 4];
-                self.repaired |= !json;
-                self.release_held();
-                self.append(c.encode_utf8(&mut buf), key);
-                self.pos += len;
-                Step::Go
-            }
-            Escape::KeepBackslash => {
-                self.repaired = true;
-                self.release_held();
-                self.append("\\", key);
+        step
+    }
+
+    fn string_run(&mut self, text: &str, quote: u8, key: bool, windows: bool) -> Step {
+        let bytes = text.as_bytes();
+        loop {
+            let rest = &bytes[self.pos..];
+            let Some(i) = memchr::memchr2(quote, b'\\', rest) else {
+                self.content(&text[self.pos..], key);
+                self.pos = bytes.len();
+                return Step::Go;
+            };
+            // `quote` and `\` are ASCII, so `pos + i` is a char boundary.
+            let end = self.pos + i;
+            self.content(&text[self.pos..end], key);
+            self.pos = end;
+            if rest[i] == quote {
                 self.pos += 1;
-                Step::Go
+                if key {
+                    // A key's quote closes it (a word right after it freezes in `Colon`).
+                    if !self.complete_key() {
+                        return self.freeze();
+                    }
+                    self.mode = Mode::Colon;
+                } else {
+                    // Only a candidate: `after_string` looks at what follows.
+                    self.string_end = Some(self.pos);
+                    self.mode = Mode::AfterValue;
+                }
+                return Step::Go;
+            }
+            let escape = if windows {
+                match bytes.get(self.pos + 1) {
+                    None => Escape::Wait,
+                    Some(b'"' | b'\\') => escape(&bytes[self.pos..]),
+                    Some(_) => Escape::KeepBackslash,
+                }
+            } else {
+                escape(&bytes[self.pos..])
+            };
+            match escape {
+                Escape::Wait => return Step::Wait,
+                Escape::Char(c, len, json) => {
+                    self.repaired |= !json;
+                    self.release_held();
+                    self.arena.push(c);
+                    self.pos += len;
+                }
+                Escape::KeepBackslash => {
+                    self.repaired = true;
+                    self.release_held();
+                    self.arena.push('\\');
+                    self.pos += 1;
+                }
             }
         }
     }
@@ -1036,12 +1048,11 @@ impl Parser {
     /// followed only by spaces, closers and commas (at the end of the input, `"bar\n}` ends
     /// the string at its line break), and, in a member value, a trailing `,` and spaces
     /// (`{"a": "x, "b": 1}` ends the string before them).
+    ///
+    /// The content goes to the arena only; the caller reports the growth (`grew`).
     fn content(&mut self, s: &str, key: bool) {
-        if key {
-            self.append(s, true);
-            return;
-        }
-        if s.is_empty() {
+        if key || s.is_empty() {
+            self.arena.push_str(s);
             return;
         }
         if !self.held.is_empty() {
@@ -1054,15 +1065,15 @@ impl Parser {
             self.release_held();
         }
         let keep = held_from(s, self.member);
-        self.append(&s[..keep], false);
+        self.arena.push_str(&s[..keep]);
         self.held.push_str(&s[keep..]);
     }
 
-    /// The withheld end is content after all.
+    /// The withheld end is content after all (into the arena; see `content`).
     fn release_held(&mut self) {
         if !self.held.is_empty() {
-            let held = std::mem::take(&mut self.held);
-            self.append(&held, false);
+            self.arena.push_str(&self.held);
+            self.held.clear();
         }
     }
 
@@ -1326,16 +1337,12 @@ impl Parser {
         }
     }
 
-    fn append(&mut self, s: &str, key: bool) {
-        if s.is_empty() {
+    /// The string value being read grew: `arena[from..]` is new content (the string being
+    /// read is the arena's last text, so it grows in place).
+    fn grew(&mut self, from: usize) {
+        if self.arena.len() == from {
             return;
         }
-        if key {
-            self.arena.push_str(s);
-            return;
-        }
-        // The string being read is the arena's last text: it grows in place.
-        self.arena.push_str(s);
         if let Some(node) = self.nodes.get_mut(self.current) {
             node.end = self.arena.len() as u32;
         }
@@ -1367,7 +1374,7 @@ impl Parser {
         self.log.entries.push(Entry {
             path: (path_start, buf.len()),
             set: None,
-            text: (self.arena.len() - s.len(), self.arena.len()),
+            text: (from, self.arena.len()),
         });
         self.last_append = Some(self.current);
     }
