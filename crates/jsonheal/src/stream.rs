@@ -787,7 +787,25 @@ impl Parser {
 
     // ----- between tokens ---------------------------------------------------------------
 
+    /// Between tokens: read tokens until one leaves the structure (a comment, a string or a
+    /// word cut by the end of the text, the end of the value). Strings and words met here are
+    /// read by direct calls, so the common path skips `step`'s dispatch.
     fn structural(&mut self, text: &str) -> Step {
+        loop {
+            if let Step::Wait = self.token(text) {
+                return Step::Wait;
+            }
+            let structure = matches!(
+                self.mode,
+                Mode::Key | Mode::Colon | Mode::MemberValue | Mode::Element | Mode::AfterValue
+            );
+            if !structure || self.comment.is_some() || self.pos >= text.len() {
+                return Step::Go;
+            }
+        }
+    }
+
+    fn token(&mut self, text: &str) -> Step {
         let bytes = text.as_bytes();
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(self.pos) {
             self.pos += 1;
@@ -854,7 +872,7 @@ impl Parser {
                         key: true,
                         windows,
                     };
-                    Step::Go
+                    self.string(text, b, true, windows)
                 }
                 b'}' => {
                     // After a member, `Key` is reached through a comma: a trailing one.
@@ -888,7 +906,12 @@ impl Parser {
                     None => Step::Wait,
                     Some(windows) => {
                         self.repaired |= b != b'"' || windows;
-                        self.open_string(b, windows)
+                        match self.open_string(b, windows) {
+                            Step::Go if self.mode != Mode::Frozen => {
+                                self.string(text, b, false, windows)
+                            }
+                            step => step,
+                        }
                     }
                 },
                 b'{' | b'[' => self.open(b == b'{'),
@@ -899,7 +922,7 @@ impl Parser {
                 _ if is_word_byte(b) => {
                     self.word_start = self.arena.len();
                     self.mode = Mode::ValueWord;
-                    Step::Go
+                    self.value_word(text)
                 }
                 _ => self.freeze(),
             },
