@@ -1240,16 +1240,21 @@ impl Parser {
         self.revision += 1;
         if self.track_events {
             self.log.fresh();
-            let mut buf = std::mem::take(&mut self.log.buf);
+            let buf = &mut self.log.buf;
             let path_start = buf.len();
             buf.push_str(&self.ptr);
-            self.push_last_segment(&mut buf);
+            match self.stack.last() {
+                None => {}
+                Some(frame) if frame.object => {
+                    push_segment(buf, self.arena.get(key..text.0).unwrap_or_default());
+                }
+                Some(frame) => push_index(buf, frame.len.saturating_sub(1)),
+            }
             self.log.entries.push(Entry {
                 path: (path_start, buf.len()),
                 set: Some(kind),
                 text,
             });
-            self.log.buf = buf;
             self.last_append = (kind == Kind::Str).then_some(id);
         }
         Some(id)
@@ -1298,9 +1303,10 @@ impl Parser {
             return self.freeze();
         };
         if self.track_events {
-            let mut ptr = std::mem::take(&mut self.ptr);
-            self.push_last_segment(&mut ptr);
-            self.ptr = ptr;
+            // The container's own event path is its pointer: `ptr` + its segment.
+            let path = self.log.entries.last().map_or((0, 0), |e| e.path);
+            let segment = self.log.buf.get(path.0 + ptr_len..path.1);
+            self.ptr.push_str(segment.unwrap_or_default());
         }
         self.stack.push(Frame {
             node: id,
