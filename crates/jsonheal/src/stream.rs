@@ -479,6 +479,8 @@ struct Frame {
     /// How many children.
     len: usize,
     object: bool,
+    /// One bit per key seen (`key_mix`): a key whose bit is clear is no duplicate.
+    key_bits: u64,
     /// Hashes of the keys of a wide object (small ones are scanned): a duplicate key
     /// freezes the stream (the one-shot engine's policy decides which value wins).
     key_hashes: Option<HashSet<u64>>,
@@ -1088,8 +1090,14 @@ impl Parser {
             self.release_held();
         }
         let keep = held_from(s, self.member);
-        self.arena.push_str(&s[..keep]);
-        self.held.push_str(&s[keep..]);
+        match s.split_at_checked(keep) {
+            Some((shown, "")) => self.arena.push_str(shown),
+            Some((shown, held)) => {
+                self.arena.push_str(shown);
+                self.held.push_str(held);
+            }
+            None => self.arena.push_str(s),
+        }
     }
 
     /// The withheld end is content after all (into the arena; see `content`).
@@ -1178,10 +1186,15 @@ impl Parser {
                 arena.get(node.key_range())
             })
         };
+        // One bit per key of a cheap hash: a key whose bit is clear is new, which is most keys,
+        // so most are told apart without a look at their siblings.
+        let bit = 1u64 << (key_mix(key) & 63);
+        let seen = frame.key_bits & bit != 0;
+        frame.key_bits |= bit;
         if frame.len < SCAN {
             // Lengths first: most sibling keys differ in length, and comparing those costs
             // no look at the text.
-            let mut at = first;
+            let mut at = if seen { first } else { NONE as usize };
             while let Some(node) = nodes.get(at) {
                 if (node.text - node.key) as usize == key.len()
                     && arena.as_bytes().get(node.key_range()) == Some(key.as_bytes())
@@ -1313,6 +1326,7 @@ impl Parser {
             last: NONE,
             len: 0,
             object,
+            key_bits: 0,
             key_hashes: None,
             ptr_len,
         });
@@ -1921,6 +1935,14 @@ fn push_index(path: &mut String, mut index: usize) {
 }
 
 /// FNV-1a: a fast hash for the duplicate-key check (collisions are confirmed by a scan).
+/// A few bits from a key's length and its first and last bytes (see `Frame::key_bits`).
+fn key_mix(key: &str) -> u32 {
+    let b = key.as_bytes();
+    let first = b.first().map_or(0, |&c| u32::from(c));
+    let last = b.last().map_or(0, |&c| u32::from(c));
+    (b.len() as u32).wrapping_mul(31) ^ first.wrapping_mul(7) ^ last.wrapping_mul(13)
+}
+
 fn fnv1a(s: &str) -> u64 {
     s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)

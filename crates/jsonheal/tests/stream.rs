@@ -353,6 +353,28 @@ fn snapshots_agree_with_repair_of_the_prefix() {
     }
 }
 
+/// Keys that look alike (same length, same first and last bytes) are told apart, and a
+/// duplicate freezes the stream however wide the object is.
+#[test]
+fn lookalike_keys_are_not_duplicates() {
+    let wide: String = (0..40).map(|i| format!("\"k{i:02}x\": {i}, ")).collect();
+    let cases: &[(String, bool)] = &[
+        (r#"{"axb": 1, "ayb": 2, "azb": 3}"#.to_owned(), false),
+        (r#"{"axb": 1, "ayb": 2, "axb": 3}"#.to_owned(), true),
+        (r#"{"a": 1, "b": 2, "": 3, "": 4}"#.to_owned(), true),
+        (format!("{{{wide}\"end\": 0}}"), false),
+        (format!("{{{wide}\"k17x\": 0}}"), true),
+    ];
+    for (text, duplicate) in cases {
+        let mut r = Repairer::new();
+        r.push(text);
+        assert_eq!(r.is_frozen(), *duplicate, "{text}");
+        if !duplicate {
+            assert_eq!(r.snapshot(), repair(text).unwrap().value().ok(), "{text}");
+        }
+    }
+}
+
 /// A later duplicate key overrides a value the snapshot already showed (when the policy keeps
 /// the last): the stream freezes at the duplicate, and only `DuplicateKeys::First` makes the
 /// earlier snapshots final.
