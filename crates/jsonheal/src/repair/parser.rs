@@ -367,7 +367,9 @@ fn unicode_space_len(b: &[u8]) -> usize {
 }
 
 /// The end of the run of bytes at `start` that a string copies as they are (before `end`).
-/// Eight bytes at a time: strings are most of a document's bytes.
+/// Eight bytes at a time: strings are most of a document's bytes. The lowest flagged byte
+/// of a word is exact (see `string_special_mask`), so no byte loop follows a hit, and the
+/// last few bytes are read as a word padded with plain bytes.
 #[inline]
 fn plain_run_end(b: &[u8], start: usize, end: usize) -> usize {
     let Some(hay) = b.get(start..end) else {
@@ -378,31 +380,45 @@ fn plain_run_end(b: &[u8], start: usize, end: usize) -> usize {
     for chunk in &mut chunks {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
-        if has_string_special(u64::from_le_bytes(word)) {
-            break;
+        let mask = string_special_mask(u64::from_le_bytes(word));
+        if mask != 0 {
+            return at + (mask.trailing_zeros() / 8) as usize;
         }
         at += 8;
     }
-    let rest = b.get(at..end).unwrap_or_default();
-    at + rest
-        .iter()
-        .position(|&c| STRING_SPECIAL[c as usize])
-        .unwrap_or(rest.len())
+    let rest = chunks.remainder();
+    if rest.is_empty() {
+        return end;
+    }
+    let mut word = [b'a'; 8];
+    word[..rest.len()].copy_from_slice(rest);
+    let mask = string_special_mask(u64::from_le_bytes(word));
+    if mask == 0 {
+        end
+    } else {
+        at + (mask.trailing_zeros() / 8) as usize
+    }
 }
 
 /// Whether any byte of `w` may be special in a string (a control byte, a quote, a
-/// backslash, or 0xE2, which starts a typographic quote). May not say which.
-#[inline]
+/// backslash, or 0xE2, which starts a typographic quote).
+#[cfg(test)]
 fn has_string_special(w: u64) -> bool {
+    string_special_mask(w) != 0
+}
+
+/// The high bit of every byte of `w` (little-endian) that may be special in a string. The
+/// lowest set bit is exact: a flag can be false only above a truly special byte (a borrow
+/// from it), so `trailing_zeros() / 8` is the index of the first special byte.
+#[inline]
+fn string_special_mask(w: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    // A byte of `x` is zero ⇔ its high bit is set in `has_zero(x)` (no false positives
-    // below the first zero byte, which is all the caller needs).
     let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
     let eq = |c: u8| has_zero(w ^ (ONES * u64::from(c)));
     // Bytes below 0x20 (ASCII only: `& !w` keeps bytes whose high bit is clear).
     let control = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
-    (control | eq(b'"') | eq(b'\\') | eq(b'\'') | eq(b'`') | eq(0xE2)) != 0
+    control | eq(b'"') | eq(b'\\') | eq(b'\'') | eq(b'`') | eq(0xE2)
 }
 
 /// `is_ident(c) || c == b' '`, as a table: the look-ahead for a bare key runs on every
@@ -450,7 +466,9 @@ static KEY_BYTE: [KeyByte; 256] = {
     t
 };
 
-/// Bytes that interrupt the fast copy loop inside a string.
+/// Bytes that interrupt the fast copy loop inside a string (what `string_special_mask`
+/// computes a word at a time).
+#[cfg(test)]
 static STRING_SPECIAL: [bool; 256] = {
     let mut t = [false; 256];
     let mut i = 0;
