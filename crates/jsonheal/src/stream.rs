@@ -1724,7 +1724,7 @@ fn windows_path(b: &[u8]) -> Option<bool> {
             b'\\' => {
                 if !matches!(
                     *b.get(i + 1)?,
-                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' | b'u'
+                    b'"' | b'\'' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' | b'u'
                 ) {
                     return Some(true);
                 }

@@ -466,6 +466,10 @@ fn strings() {
             (r#"{"a": "\x41"}"#, r#"{"a":"A"}"#),
             (r#"{"a": "\ud800x"}"#, r#"{"a":"\ufffdx"}"#),
             (r#"{"a": "\uZZZZ"}"#, r#"{"a":"\\uZZZZ"}"#),
+            // An escaped quote is no sign of a Windows path, even after a drive letter.
+            (r#"[{'a': 'A:\''}]"#, r#"[{"a":"A:'"}]"#),
+            (r#"{'p': 'D:\'s', 'q': 1}"#, r#"{"p":"D:'s","q":1}"#),
+            (r#"{'p': 'C:\Users\me'}"#, r#"{"p":"C:\\Users\\me"}"#),
         ],
     );
     run(

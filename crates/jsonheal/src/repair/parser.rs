@@ -1419,7 +1419,10 @@ impl<'a> Parser<'a> {
         // pass (where it ends, `scan_number` would end too: both stop at a delimiter).
         if matches!(b[start], b'-' | b'0'..=b'9') {
             if let Some(end) = json_number_end(b, start, self.end) {
-                if self.ends_token(end) && !self.operator_follows(end) {
+                // A separator or closer right after the number is the common case: no
+                // operator can follow, the token ends.
+                let plain_end = matches!(b.get(end), Some(b',' | b'}' | b']')) && end < self.end;
+                if plain_end || (self.ends_token(end) && !self.operator_follows(end)) {
                     self.pos = end;
                     self.out.push_input(self.text, start..end);
                     return Ok(false);
@@ -2392,7 +2395,7 @@ impl<'a> Parser<'a> {
                 b'\\' => {
                     if !matches!(
                         b[i + 1],
-                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' | b'u'
+                        b'"' | b'\'' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' | b'u'
                     ) {
                         return true;
                     }
