@@ -361,7 +361,8 @@ fn bench_adversarial(
             }
             let mut out = String::new();
             let t = if manual {
-                best_of(3, || {
+                // Best of 7: a single run at these sizes is easily disturbed.
+                best_of(7, || {
                     let r = repair_with(black_box(&input), options);
                     if out.is_empty() {
                         out = outcome(&r);
@@ -427,7 +428,7 @@ fn main() {
     }
     if !scalings.is_empty() {
         eprintln!();
-        eprintln!("adversarial scaling (best of 3; linear time shows as t(2n)/t(n) ~ 2):");
+        eprintln!("adversarial scaling (best of 7; linear time shows as t(2n)/t(n) ~ 2):");
         for s in &scalings {
             for (i, (n, t, out)) in s.times.iter().enumerate() {
                 let growth = match i {
