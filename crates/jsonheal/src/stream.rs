@@ -1175,7 +1175,11 @@ impl Parser {
         let Some(frame) = self.stack.last_mut().filter(|f| f.object) else {
             return false;
         };
-        let first = if frame.len > 0 { frame.node + 1 } else { NONE as usize };
+        let first = if frame.len > 0 {
+            frame.node + 1
+        } else {
+            NONE as usize
+        };
         let (nodes, arena) = (&self.nodes, &self.arena);
         let key = arena.get(self.key_start..).unwrap_or_default();
         let keys = || {
@@ -1280,7 +1284,10 @@ impl Parser {
             return;
         };
         if frame.object {
-            let key = self.nodes.get(frame.last as usize).map_or(0..0, Node::key_range);
+            let key = self
+                .nodes
+                .get(frame.last as usize)
+                .map_or(0..0, Node::key_range);
             push_segment(path, self.arena.get(key).unwrap_or_default());
         } else {
             push_index(path, frame.len.saturating_sub(1));

@@ -71,7 +71,10 @@ const UNSURE_LLM: &[(&str, &str)] = &[
         r#"{"msg": 'it's ok', "n": 2}"#,
     ),
     ("concatenation", r#"{"a": "x" + "y", "b": 2}"#),
-    ("an escaped quote after a drive letter", r#"[{'a': 'A:\''}, 'C:\x\y']"#),
+    (
+        "an escaped quote after a drive letter",
+        r#"[{'a': 'A:\''}, 'C:\x\y']"#,
+    ),
     ("ellipsis", "[1, 2, ...]"),
     ("missing comma", "{\"a\": 1\n\"b\": 2}"),
     ("missing inner closer", r#"[{"a": 1, {"b": 2}]"#),
