@@ -427,7 +427,8 @@ static IDENT_OR_SPACE: [bool; 256] = {
     let mut t = [false; 256];
     let mut c = 0;
     while c < 256 {
-        t[c] = is_ident(c as u8) || c == b' ' as usize;
+        // `.` and `@` too: `user.name` and `@type` are keys as well (`/`: see `key_follows`).
+        t[c] = is_ident(c as u8) || matches!(c as u8, b' ' | b'.' | b'@');
         c += 1;
     }
     t
@@ -2289,7 +2290,8 @@ impl<'a> Parser<'a> {
                 while k < self.end && is_ws(b[k]) {
                     k += 1;
                 }
-                if quote_at(b, k).is_some() {
+                // The next part of the concatenation, or the input cut right after the `+`.
+                if quote_at(b, k).is_some() || (k >= self.end && self.end == b.len()) {
                     return StrEnd::Close;
                 }
             }
@@ -2317,6 +2319,10 @@ impl<'a> Parser<'a> {
                     || matches!(b[k], b'}' | b']' | b'{')
                     || self.comment_at(k)
                     || self.key_follows(k)
+                    // `"a": "x", ... "z": 1`: an ellipsis stands for left-out members.
+                    || self.starts_with(k, b"...")
+                    || self.starts_with(k, "\u{2026}".as_bytes())
+                    || self.cut_key_at_end(k)
                 {
                     return StrEnd::Close;
                 }
@@ -2426,30 +2432,77 @@ impl<'a> Parser<'a> {
         k > 0 && matches!(b[k - 1], b',' | b'\n')
     }
 
-    /// Whether a key (`"k":`, `'k':`, `k:`) starts at `k`.
+    /// Whether a key (`"k":`, `'k':`, `k:`) starts at `k`. A quoted key may have lost its
+    /// colon when a value follows it after a space (`"age" 36`, `"name" "Ada"`).
     fn key_follows(&self, k: usize) -> bool {
         let b = self.src;
         if let Some(q) = quote_at(b, k) {
             return match self.scan_quoted(k, q, LOOKAHEAD) {
                 Some(after) => {
                     let m = self.skip_layout_ahead(after);
-                    m < self.end && b[m] == b':'
+                    m < self.end && (b[m] == b':' || (m > after && self.value_starts_at(m)))
                 }
                 None => false,
             };
         }
-        if k < self.end && (is_ident_start(b[k]) || b[k].is_ascii_digit()) {
+        if k < self.end && (is_ident_start(b[k]) || b[k].is_ascii_digit() || b[k] == b'@') {
             let limit = (k + 64).min(self.end);
-            let m = b.get(k..limit).map_or(limit, |run| {
-                k + run
-                    .iter()
-                    .position(|&c| !IDENT_OR_SPACE[c as usize])
-                    .unwrap_or(run.len())
-            });
+            let mut m = k;
+            loop {
+                m = b.get(m..limit).map_or(limit, |run| {
+                    m + run
+                        .iter()
+                        .position(|&c| !IDENT_OR_SPACE[c as usize])
+                        .unwrap_or(run.len())
+                });
+                // `dest/path`, but not a comment after the key.
+                if m + 1 < limit && b[m] == b'/' && !matches!(b[m + 1], b'/' | b'*') {
+                    m += 1;
+                } else {
+                    break;
+                }
+            }
             let m = self.skip_layout_ahead(m);
             return m < self.end && b[m] == b':' && b.get(m + 1) != Some(&b'/');
         }
         false
+    }
+
+    /// Whether a value that is plainly one starts at `m`: a quote, a bracket, or a whole
+    /// number or literal that ends at a separator.
+    fn value_starts_at(&self, m: usize) -> bool {
+        let b = self.src;
+        let ends = |e: usize| e >= self.end || matches!(b[e], b',' | b'}' | b']') || is_ws(b[e]);
+        match b.get(m) {
+            None => false,
+            Some(b'{' | b'[') => true,
+            Some(b'-' | b'0'..=b'9') => json_number_end(b, m, self.end).is_some_and(ends),
+            Some(c) if c.is_ascii_alphabetic() => {
+                let mut e = m;
+                while e < self.end && b[e].is_ascii_alphabetic() {
+                    e += 1;
+                }
+                literal_word(&b[m..e]).is_some() && ends(e)
+            }
+            Some(_) => quote_at(b, m).is_some(),
+        }
+    }
+
+    /// Whether `b[k..]` up to the end of the input is the start of a key cut off there
+    /// (`, na`, `, 'b'`, `, "`): a truncated member, not more string content.
+    fn cut_key_at_end(&self, k: usize) -> bool {
+        let b = self.src;
+        if self.end != b.len() || k >= self.end {
+            return false;
+        }
+        let rest = &b[k..self.end];
+        if let Some(q) = quote_at(b, k) {
+            return match self.scan_quoted(k, q, LOOKAHEAD) {
+                None => !rest.contains(&b'\n') && rest.len() <= LOOKAHEAD,
+                Some(after) => b[after..self.end].iter().all(|&c| is_ws(c)),
+            };
+        }
+        rest.len() <= 64 && rest.iter().all(|&c| IDENT_OR_SPACE[c as usize])
     }
 
     /// Where the closers end a string's content `b[from..end]`: its last bytes are layout
