@@ -1013,3 +1013,144 @@ fn quotes_alone_are_no_json() {
         &[("\"\"\"\"\"", ERR), ("''''", ERR), ("\"", ERR), ("'", ERR)],
     );
 }
+
+/// What follows a string value's closing quote decides that it closes the string: the next
+/// member in any form a model writes it (a key that lost its colon, a dotted or `@` key, an
+/// ellipsis, a key cut by the end of the text).
+#[test]
+fn what_follows_a_closing_quote() {
+    run(
+        "key without colon after a string",
+        &[
+            (
+                "{\n  \"name\" \"Ada\",\n  \"age\" 36\n}",
+                r#"{"name":"Ada","age":36}"#,
+            ),
+            (r#"{"a": "x", "b" 1}"#, r#"{"a":"x","b":1}"#),
+            (r#"{"a" "b" "c" "d"}"#, r#"{"a":"b","c":"d"}"#),
+            (
+                r#"{"name": "Ada", "tags" ["x"]}"#,
+                r#"{"name":"Ada","tags":["x"]}"#,
+            ),
+            (
+                r#"{"name": "search", "arguments" {"q": "rust"}}"#,
+                r#"{"name":"search","arguments":{"q":"rust"}}"#,
+            ),
+            (
+                r#"{"city": "Paris", "sunny" true}"#,
+                r#"{"city":"Paris","sunny":true}"#,
+            ),
+            // A quoted word then prose is still an inner quote.
+            (
+                r#"{"say": "press "OK" to go", "n": 1}"#,
+                r#"{"say":"press \"OK\" to go","n":1}"#,
+            ),
+        ],
+    );
+    run(
+        "dotted, @ and slashed keys after a string",
+        &[
+            (
+                r#"{user.name: "ada", user.id: 7}"#,
+                r#"{"user.name":"ada","user.id":7}"#,
+            ),
+            (
+                r#"{@type: "Person", @id: "p1"}"#,
+                r#"{"@type":"Person","@id":"p1"}"#,
+            ),
+            (
+                r#"{"src": "a.txt", dest/path: "b.txt"}"#,
+                r#"{"src":"a.txt","dest/path":"b.txt"}"#,
+            ),
+            (r#"{"a": "x", b /* c */ : 1}"#, r#"{"a":"x","b":1}"#),
+        ],
+    );
+    run(
+        "ellipsis after a string",
+        &[
+            (r#"{"a": "x", ... "z": 1}"#, r#"{"a":"x","z":1}"#),
+            (r#"{"name": "Ada", ...}"#, r#"{"name":"Ada"}"#),
+            (
+                "{\n  \"id\": \"u1\",\n  \"name\": \"Ada\",\n  ...\n}",
+                r#"{"id":"u1","name":"Ada"}"#,
+            ),
+            (
+                r#"[{"id": 1, "name": "a", ...}, ...]"#,
+                r#"[{"id":1,"name":"a"}]"#,
+            ),
+        ],
+    );
+    run(
+        "a key cut by the end after a string",
+        &[
+            (r#"{"a": "x", na"#, r#"{"a":"x"}"#),
+            (r#"{name: "Ada", user.na"#, r#"{"name":"Ada"}"#),
+            ("{'a': 'x', 'b'", r#"{"a":"x"}"#),
+            ("{'a': 'x', '", r#"{"a":"x"}"#),
+            (r#"{"a": "x" + "#, r#"{"a":"x"}"#),
+        ],
+    );
+}
+
+/// A number or literal followed by words on the same line is one bare string (`3 apples`),
+/// unless the words are a key or a literal of their own.
+#[test]
+fn numbers_and_literals_followed_by_words() {
+    run(
+        "phrases",
+        &[
+            (
+                r#"{"a": True story, "b": nullable}"#,
+                r#"{"a":"True story","b":"nullable"}"#,
+            ),
+            (
+                r#"{"a": 3 apples, "b": 1st place}"#,
+                r#"{"a":"3 apples","b":"1st place"}"#,
+            ),
+            (
+                r#"{"count": 10 items, "ok": true}"#,
+                r#"{"count":"10 items","ok":true}"#,
+            ),
+            (r#"{"duration": 5 minutes}"#, r#"{"duration":"5 minutes"}"#),
+            (
+                r#"{"price": 19.99 USD, "qty": 2}"#,
+                r#"{"price":"19.99 USD","qty":2}"#,
+            ),
+            (
+                r#"{"error": null pointer exception, "line": 3}"#,
+                r#"{"error":"null pointer exception","line":3}"#,
+            ),
+            (
+                r#"{"temp": -5 degrees, "city": Oslo}"#,
+                r#"{"temp":"-5 degrees","city":"Oslo"}"#,
+            ),
+            ("{\"eta\": 3 days\n, \"n\": 1}", r#"{"eta":"3 days","n":1}"#),
+            (r#"[3 apples, 2 pears]"#, r#"["3 apples","2 pears"]"#),
+            // Separate values.
+            ("[1 2 3]", "[1,2,3]"),
+            ("[true false]", "[true,false]"),
+            (r#"{"a": 1 b: 2}"#, r#"{"a":1,"b":2}"#),
+            (r#"{"a": 1 "b": 2}"#, r#"{"a":1,"b":2}"#),
+            ("{\"a\": 1 // note\n}", r#"{"a":1}"#),
+            // Cut by the end: the words may be a key being written.
+            (r#"{"a": 1 b"#, r#"{"a":1}"#),
+        ],
+    );
+    run(
+        "clock times and ratios",
+        &[
+            (
+                r#"{"time": 12:30, "tz": UTC}"#,
+                r#"{"time":"12:30","tz":"UTC"}"#,
+            ),
+            (
+                r#"{"aspect": 16:9, "fps": 30}"#,
+                r#"{"aspect":"16:9","fps":30}"#,
+            ),
+            (
+                r#"{"start": 10:30 AM, "room": B2}"#,
+                r#"{"start":"10:30 AM","room":"B2"}"#,
+            ),
+        ],
+    );
+}

@@ -1410,7 +1410,11 @@ impl<'a> Parser<'a> {
             while k < self.end && b[k].is_ascii_alphabetic() {
                 k += 1;
             }
-            if k < self.end && is_ws(b[k]) && literal_word(&b[start..k]).is_some() {
+            if k < self.end
+                && is_ws(b[k])
+                && literal_word(&b[start..k]).is_some()
+                && !self.phrase_goes_on(k)
+            {
                 self.pos = k;
                 self.write_bare(&b[start..k], start..k, false)?;
                 return Ok(false);
@@ -1423,7 +1427,12 @@ impl<'a> Parser<'a> {
                 // A separator or closer right after the number is the common case: no
                 // operator can follow, the token ends.
                 let plain_end = matches!(b.get(end), Some(b',' | b'}' | b']')) && end < self.end;
-                if plain_end || (self.ends_token(end) && !self.operator_follows(end)) {
+                if plain_end
+                    || (self.ends_token(end)
+                        && !self.operator_follows(end)
+                        && !self.phrase_goes_on(end)
+                        && !self.clock_time_at(end))
+                {
                     self.pos = end;
                     self.out.push_input(self.text, start..end);
                     return Ok(false);
@@ -1432,7 +1441,12 @@ impl<'a> Parser<'a> {
         }
         if matches!(b[start], b'-' | b'+' | b'.' | b'0'..=b'9') {
             let end = scan_number(b, start, self.end);
-            if end > start && self.ends_token(end) && !self.operator_follows(end) {
+            if end > start
+                && self.ends_token(end)
+                && !self.operator_follows(end)
+                && !self.phrase_goes_on(end)
+                && !self.clock_time_at(end)
+            {
                 self.pos = end;
                 self.write_number(start, end);
                 return Ok(false);
@@ -1456,6 +1470,49 @@ impl<'a> Parser<'a> {
         let at_end = end >= self.end && self.end == self.src.len();
         self.write_bare(tok, start..tok_end, at_end)?;
         Ok(false)
+    }
+
+    /// `3 apples`, `True story`, `null pointer exception`: after a number or literal, on the
+    /// same line, words that are no key (no `:` before the next separator) and no literal make
+    /// the whole run one bare string value. `[1 2]`, `[true false]` and `{"a": 1 b: 2}` stay
+    /// separate values.
+    fn phrase_goes_on(&self, end: usize) -> bool {
+        let b = self.src;
+        let limit = (end + LOOKAHEAD).min(self.end);
+        let mut k = end;
+        while k < limit && matches!(b[k], b' ' | b'\t') {
+            k += 1;
+        }
+        if k == end || k >= limit || !b[k].is_ascii_alphabetic() {
+            return false;
+        }
+        let mut w = k;
+        while w < limit && b[w].is_ascii_alphabetic() {
+            w += 1;
+        }
+        if literal_word(&b[k..w]).is_some() {
+            return false;
+        }
+        let in_tuple = matches!(self.top_kind(), Some(FrameKind::Tuple | FrameKind::Wrapper));
+        for &c in &b[w..limit] {
+            match c {
+                b':' | b'=' | b'"' | b'\'' | b'{' | b'[' => return false,
+                b',' | b'}' | b']' | b'\n' | b'\r' => return true,
+                b')' if in_tuple => return true,
+                _ => {}
+            }
+        }
+        // Cut off by the end of the input: the words may be a key that was being written.
+        false
+    }
+
+    /// `12:30`, `16:9` as a member's value: a clock time or a ratio, one bare string.
+    fn clock_time_at(&self, end: usize) -> bool {
+        let b = self.src;
+        self.top_kind() == Some(FrameKind::Object)
+            && b.get(end) == Some(&b':')
+            && end + 1 < self.end
+            && b[end + 1].is_ascii_digit()
     }
 
     /// `3 * 7`, `10 - 2`: an arithmetic operator after a number on the same line makes the
