@@ -72,6 +72,20 @@ const UNSURE_LLM: &[(&str, &str)] = &[
     ),
     ("concatenation", r#"{"a": "x" + "y", "b": 2}"#),
     (
+        "a key without its colon",
+        r#"{"name" "Ada", "age" 36, "tags" ["x"]}"#,
+    ),
+    (
+        "dotted and @ keys",
+        r#"{user.name: "ada", @id: "p1", dest/path: "b"}"#,
+    ),
+    ("an ellipsis after a string", r#"{"a": "x", ... "z": 1}"#),
+    ("a key cut by the end", r#"{"a": "x", user.na"#),
+    (
+        "a phrase after a number",
+        r#"{"a": 3 apples, "b": True story, "t": 12:30}"#,
+    ),
+    (
         "an escaped quote after a drive letter",
         r#"[{'a': 'A:\''}, 'C:\x\y']"#,
     ),
