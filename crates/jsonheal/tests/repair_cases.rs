@@ -419,6 +419,12 @@ fn strings() {
             (r#"{\"a\": \"b\"}"#, r#"{"a":"b"}"#),
             (r#"[{\"a\": 1}]"#, r#"[{"a":1}]"#),
             (r#"{\"path\": \"C:\\\\x\"}"#, r#"{"path":"C:\\x"}"#),
+            // Pretty-printed, then escaped: the line breaks are escapes too.
+            (r#"{\n  \"a\": 1,\n  \"b\": 2\n}"#, r#"{"a":1,"b":2}"#),
+            (r#"{\n\"a\": 1}"#, r#"{"a":1}"#),
+            (r#"[\n  1,\n  2\n]"#, "[1,2]"),
+            (r#"{\"a\": \"x\",\r\n\"b\": 2}"#, r#"{"a":"x","b":2}"#),
+            (r#"{\"a\": \"line1\\nline2\"}"#, r#"{"a":"line1\nline2"}"#),
         ],
     );
     run(

@@ -125,10 +125,20 @@ fn escaped_document_start(input: &str) -> Option<usize> {
     let b = input.as_bytes();
     let start = b.iter().position(|&c| c == b'{' || c == b'[')?;
     let mut i = start + 1;
-    while i < b.len() && (b[i] == b'{' || b[i] == b'[' || b[i].is_ascii_whitespace()) {
-        i += 1;
+    // Layout written as escapes (`{\n  \"a\": 1}`): no JSON has a backslash there.
+    let mut escaped_layout = false;
+    loop {
+        match (b.get(i), b.get(i + 1)) {
+            (Some(b'{' | b'[' | b' ' | b'\t' | b'\n' | b'\r'), _) => i += 1,
+            (Some(b'\\'), Some(b'n' | b'r' | b't')) => {
+                escaped_layout = true;
+                i += 2;
+            }
+            _ => break,
+        }
     }
-    (b.get(i) == Some(&b'\\') && b.get(i + 1) == Some(&b'"')).then_some(start)
+    let escaped_quote = b.get(i) == Some(&b'\\') && b.get(i + 1) == Some(&b'"');
+    (escaped_quote || (escaped_layout && b.get(i).is_some_and(|&c| c != b'\\'))).then_some(start)
 }
 
 /// Unescape one level (`\"` → `"`, `\\` → `\`), repair the result, and map every span back
@@ -143,6 +153,16 @@ fn repair_escaped(input: &str, start: usize, options: &Options) -> Result<Repair
     while i < b.len() {
         if b[i] == b'\\' && matches!(b.get(i + 1), Some(b'"' | b'\\')) {
             text.push(b[i + 1]);
+            map.push(i);
+            i += 2;
+        } else if b[i] == b'\\' && matches!(b.get(i + 1), Some(b'n' | b'r' | b't')) {
+            // An escaped line break or tab: layout between tokens, or a raw one inside a
+            // string, which the engine escapes again (same value).
+            text.push(match b[i + 1] {
+                b'n' => b'\n',
+                b'r' => b'\r',
+                _ => b'\t',
+            });
             map.push(i);
             i += 2;
         } else {
