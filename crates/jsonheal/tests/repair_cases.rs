@@ -1160,3 +1160,38 @@ fn numbers_and_literals_followed_by_words() {
         ],
     );
 }
+
+/// A call with several arguments is an expression, kept whole; one argument is a wrapper.
+#[test]
+fn calls_with_several_arguments() {
+    run(
+        "calls",
+        &[
+            (r#"{"formula": max(a, b)}"#, r#"{"formula":"max(a, b)"}"#),
+            (
+                "{'when': datetime.date(2024, 5, 1), 'n': 1}",
+                r#"{"when":"datetime.date(2024, 5, 1)","n":1}"#,
+            ),
+            (r#"[max(1,2), 3]"#, r#"["max(1,2)",3]"#),
+            (r#"{"a": f("x, y")}"#, r#"{"a":"x, y"}"#),
+            (
+                r#"{"_id": ObjectId("x"), "n": NumberLong(5)}"#,
+                r#"{"_id":"x","n":5}"#,
+            ),
+        ],
+    );
+}
+
+/// A non-finite number or `undefined` cut by the end is completed, never a string.
+#[test]
+fn cut_literals_of_every_kind() {
+    run(
+        "cut literals",
+        &[
+            ("[1, 2, Infin", "[1,2,null]"),
+            ("[1, undefi", "[1,null]"),
+            (r#"{"a": "x", "b": -Inf"#, r#"{"a":"x","b":null}"#),
+            ("[1, tr", "[1,true]"),
+        ],
+    );
+}

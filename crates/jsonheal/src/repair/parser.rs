@@ -1403,6 +1403,33 @@ impl<'a> Parser<'a> {
         self.write_json_input(start..j);
     }
 
+    /// Just past the `)` that closes the call whose `(` is at `open`, when a comma separates
+    /// arguments at its own level; `None` for one argument, or no `)` within reach.
+    fn several_args_call_end(&self, open: usize) -> Option<usize> {
+        let b = self.src;
+        let limit = (open + 4 * LOOKAHEAD).min(self.end);
+        let (mut depth, mut commas, mut i) = (0usize, 0usize, open + 1);
+        while i < limit {
+            match b[i] {
+                b'"' | b'\'' | b'`' => {
+                    let q = b[i];
+                    i += 1;
+                    while i < limit && b[i] != q {
+                        i += if b[i] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' if depth > 0 => depth -= 1,
+                b')' => return (commas > 0).then_some(i + 1),
+                b']' | b'}' => return None,
+                b',' if depth == 0 => commas += 1,
+                _ => {}
+            }
+            i += 1;
+        }
+        None
+    }
+
     /// A value that does not start with a quote or bracket: a number, a literal, a wrapper
     /// call, or a bare word. Returns true when it opened a wrapper frame.
     fn parse_bare_value(&mut self, mode: &mut Mode) -> Result<bool, Error> {
@@ -1417,6 +1444,17 @@ impl<'a> Parser<'a> {
                 k += 1;
             }
             if k > start && self.byte(k) == Some(b'(') {
+                // `max(a, b)`, `datetime.date(2024, 5, 1)` inside a document: a call with
+                // several arguments is an expression, kept whole as a string (keeping its
+                // first argument alone would lose the rest).
+                if !self.stack.is_empty() {
+                    if let Some(end) = self.several_args_call_end(k) {
+                        self.pos = end;
+                        self.write_json_input(start..end);
+                        self.record(RepairKind::UnquotedValue, start..end);
+                        return Ok(false);
+                    }
+                }
                 self.pos = k + 1;
                 self.record(RepairKind::Wrapper, start..k + 1);
                 self.open(FrameKind::Wrapper, "")?;
@@ -1682,12 +1720,33 @@ impl<'a> Parser<'a> {
                 (b"True", "true"),
                 (b"False", "false"),
                 (b"None", "null"),
+                (b"undefined", "null"),
             ] {
                 if full.starts_with(tok) {
                     self.mark_truncated();
                     self.out.push_str(text);
                     return Ok(());
                 }
+            }
+            // `Infin`, `-Inf`: a non-finite number cut short, written as the policy says.
+            let non_finite = [&b"Infinity"[..], b"-Infinity"]
+                .into_iter()
+                .find(|full| tok.len() >= 3 && full.starts_with(tok));
+            if let Some(full) = non_finite {
+                self.mark_truncated();
+                self.record(RepairKind::NonFiniteNumber, span.clone());
+                match self.options.non_finite {
+                    NonFinite::Null => self.out.push_str("null"),
+                    NonFinite::String => self.out.push_json_string(&String::from_utf8_lossy(full)),
+                    NonFinite::Error => {
+                        return Err(Error::at(
+                            ErrorKind::NonFinite,
+                            std::str::from_utf8(self.src).unwrap_or(""),
+                            span.start,
+                        ))
+                    }
+                }
+                return Ok(());
             }
         }
         self.write_json_input(span.clone());
