@@ -72,6 +72,10 @@ const UNSURE_LLM: &[(&str, &str)] = &[
     ),
     ("concatenation", r#"{"a": "x" + "y", "b": 2}"#),
     (
+        "a call with several arguments",
+        r#"{"f": max(a, b), "n": 1}"#,
+    ),
+    (
         "a key without its colon",
         r#"{"name" "Ada", "age" 36, "tags" ["x"]}"#,
     ),
