@@ -962,7 +962,14 @@ impl Parser {
     fn after_string(&mut self, bytes: &[u8], after: usize) -> Step {
         let object = self.stack.last().is_some_and(|f| f.object);
         let closes = match bytes[self.pos] {
-            b'}' | b']' => Some(true),
+            // Unless a quote right after the closers ends the string (the engine's rule).
+            // Either way the withheld end is content: show it while that is undecided.
+            b'}' | b']' => {
+                let from = self.arena.len();
+                self.release_held();
+                self.grew(from);
+                quote_after_closers(bytes, self.pos).map(|later| !later)
+            }
             b'/' => match bytes.get(self.pos + 1) {
                 None => None,
                 Some(b'/' | b'*') => Some(self.pos > after),
@@ -1707,6 +1714,27 @@ fn held_from(s: &str, member: bool) -> usize {
         keep = keep.min(b.len() - run);
     }
     keep
+}
+
+/// As the engine: the closers at `b[j]` are string content when right after them (and `;`
+/// `)` spaces, within 16 bytes) comes a quote followed by a separator or closer. `None`:
+/// more text is needed to tell.
+fn quote_after_closers(b: &[u8], j: usize) -> Option<bool> {
+    let mut k = j;
+    while k < j + 16 {
+        match *b.get(k)? {
+            b'}' | b']' | b')' | b';' | b' ' | b'\t' => k += 1,
+            b'"' => {
+                let mut m = k + 1;
+                while is_space(*b.get(m)?) {
+                    m += 1;
+                }
+                return Some(matches!(b[m], b',' | b'}' | b']'));
+            }
+            _ => return Some(false),
+        }
+    }
+    Some(false)
 }
 
 /// Whether string content starting at `b[0]` is a Windows path (`C:\Users`); `None` when

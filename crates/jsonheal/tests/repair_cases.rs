@@ -1195,3 +1195,29 @@ fn cut_literals_of_every_kind() {
         ],
     );
 }
+
+/// JSON or code inside a string value whose own closers come right before the real
+/// closing quote: the closers are content, the members after the string survive.
+#[test]
+fn closers_inside_a_string_before_its_quote() {
+    run(
+        "closers inside a string",
+        &[
+            (
+                r#"{"content": "{"key": "value"}", "path": "a.json"}"#,
+                r#"{"content":"{\"key\": \"value\"}","path":"a.json"}"#,
+            ),
+            (
+                r#"{"code": "x = {"k": "v"}", "n": 1}"#,
+                r#"{"code":"x = {\"k\": \"v\"}","n":1}"#,
+            ),
+            (
+                r#"{"js": "const o = {a: "b"};", "ok": true}"#,
+                r#"{"js":"const o = {a: \"b\"};","ok":true}"#,
+            ),
+            // A stray quote after the document is not content.
+            (r#"{"a": {"b": "c"}}""#, r#"{"a":{"b":"c"}}"#),
+            (r#"[{"a": "x"}, "y"]"#, r#"[{"a":"x"},"y"]"#),
+        ],
+    );
+}

@@ -72,6 +72,10 @@ const UNSURE_LLM: &[(&str, &str)] = &[
     ),
     ("concatenation", r#"{"a": "x" + "y", "b": 2}"#),
     (
+        "JSON inside a string",
+        r#"{"content": "{"key": "value"}", "path": "a.json", "x": {"y": "z"}}"#,
+    ),
+    (
         "a call with several arguments",
         r#"{"f": max(a, b), "n": 1}"#,
     ),

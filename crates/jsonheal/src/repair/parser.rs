@@ -2416,6 +2416,9 @@ impl<'a> Parser<'a> {
         let top = self.top_kind();
         let in_object = top == Some(FrameKind::Object);
         match c {
+            // `{"content": "{"key": "value"}", "path": …}`: code or JSON inside the string
+            // ends in closers right before the real closing quote.
+            b'}' | b']' if self.closing_quote_after_closers(j) => return StrEnd::Inner,
             b'}' | b']' => return StrEnd::Close,
             b')' if matches!(top, Some(FrameKind::Tuple | FrameKind::Wrapper)) => {
                 return StrEnd::Close
@@ -2487,6 +2490,25 @@ impl<'a> Parser<'a> {
             return StrEnd::Unterminated;
         }
         StrEnd::Inner
+    }
+
+    /// Whether the closers at `j` are content: right after them (and `;` `)` spaces) comes a
+    /// quote that is followed by a separator or closer, so that quote ends the string.
+    fn closing_quote_after_closers(&self, j: usize) -> bool {
+        let b = self.src;
+        let limit = (j + 16).min(self.end);
+        let mut k = j;
+        while k < limit && matches!(b[k], b'}' | b']' | b')' | b';' | b' ' | b'\t') {
+            k += 1;
+        }
+        if k >= limit || b[k] != b'"' {
+            return false;
+        }
+        let mut m = k + 1;
+        while m < self.end && is_ws(b[m]) {
+            m += 1;
+        }
+        m < self.end && matches!(b[m], b',' | b'}' | b']')
     }
 
     /// Whether a whole number or literal starts at `k` and ends at an element boundary
@@ -2633,9 +2655,17 @@ impl<'a> Parser<'a> {
         }
         let rest = &b[k..self.end];
         if let Some(q) = quote_at(b, k) {
+            // A key holds no structure: `"}` at the end closes the string before it.
+            let key_like = |s: &[u8]| {
+                !s.iter()
+                    .any(|&c| matches!(c, b'}' | b']' | b',' | b':' | b'\n'))
+            };
             return match self.scan_quoted(k, q, LOOKAHEAD) {
-                None => !rest.contains(&b'\n') && rest.len() <= LOOKAHEAD,
-                Some(after) => b[after..self.end].iter().all(|&c| is_ws(c)),
+                None => rest.len() <= LOOKAHEAD && key_like(&rest[q.open_len().min(rest.len())..]),
+                Some(after) => {
+                    key_like(&b[k + q.open_len()..after])
+                        && b[after..self.end].iter().all(|&c| is_ws(c))
+                }
             };
         }
         rest.len() <= 64 && rest.iter().all(|&c| IDENT_OR_SPACE[c as usize])
