@@ -1221,3 +1221,26 @@ fn closers_inside_a_string_before_its_quote() {
         ],
     );
 }
+
+/// The opening bracket went missing before scalars or bare keys; the closer says which.
+#[test]
+fn missing_openers_before_scalars_and_bare_keys() {
+    run(
+        "missing openers",
+        &[
+            ("1, 2, 3]", "[1,2,3]"),
+            (r#""a", "b"]"#, r#"["a","b"]"#),
+            (r#"name: "Ada", age: 36}"#, r#"{"name":"Ada","age":36}"#),
+            // Prose that merely ends in a bracket holds no JSON.
+            ("see item 3]", ERR),
+            ("http://x.com/a}", ERR),
+        ],
+    );
+    run(
+        "comments inside a concatenation",
+        &[
+            (r#"{"a": "x" + /* c */ "y"}"#, r#"{"a":"xy"}"#),
+            ("{\"a\": \"x\" + // part two\n \"y\"}", r#"{"a":"xy"}"#),
+        ],
+    );
+}

@@ -194,6 +194,8 @@ enum Start {
     At(usize),
     /// Members with no opening `{` before them.
     MissingOpener(usize),
+    /// Elements with no opening `[` before them (`1, 2, 3]`).
+    MissingArrayOpener(usize),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -679,7 +681,7 @@ impl<'a> Parser<'a> {
             let begin = self.out.len();
             let in_fence = self.in_fence;
             let input_start = match start {
-                Start::At(i) | Start::MissingOpener(i) => i,
+                Start::At(i) | Start::MissingOpener(i) | Start::MissingArrayOpener(i) => i,
             };
             match start {
                 Start::At(i) => {
@@ -691,6 +693,13 @@ impl<'a> Parser<'a> {
                     self.stack.clear();
                     self.open(FrameKind::Object, "{")?;
                     let mut mode = Mode::Key;
+                    self.machine(&mut mode)?;
+                }
+                Start::MissingArrayOpener(i) => {
+                    self.pos = i;
+                    self.stack.clear();
+                    self.open(FrameKind::Array, "[")?;
+                    let mut mode = Mode::Value;
                     self.machine(&mut mode)?;
                 }
             }
@@ -942,6 +951,29 @@ impl<'a> Parser<'a> {
     /// brace (`"a": 1, "b": 2}`), or a whole text that is one scalar (`'hi'`, `True`).
     fn bare_document(&mut self, i: usize) -> Result<Option<Start>, Error> {
         let b = self.src;
+        let last = trim_json_ws(std::str::from_utf8(b).unwrap_or(""))
+            .bytes()
+            .last();
+        // `1, 2, 3]`, `"a", "b"]`: scalars, then the array's closer alone.
+        if last == Some(b']') && !b.contains(&b'[') {
+            let close = b.iter().rposition(|&c| c == b']').unwrap_or(b.len());
+            if self.scalar_sequence_until(i, close) {
+                self.record(RepairKind::MissingOpener, i..i);
+                return Ok(Some(Start::MissingArrayOpener(i)));
+            }
+        }
+        // `name: "Ada", age: 36}`: a bare key first, the object's closer last.
+        if last == Some(b'}') && !b.contains(&b'{') && is_ident_start(b[i]) {
+            let run = b[i..]
+                .iter()
+                .take(64)
+                .position(|&c| !IDENT_OR_SPACE[c as usize])
+                .map_or(i, |n| i + n);
+            if b.get(run) == Some(&b':') && b.get(run + 1) != Some(&b'/') {
+                self.record(RepairKind::MissingOpener, i..i);
+                return Ok(Some(Start::MissingOpener(i)));
+            }
+        }
         if let Some(q) = quote_at(b, i) {
             if let Some(after) = self.scan_quoted(i, q, LOOKAHEAD) {
                 let mut k = after;
@@ -1024,8 +1056,13 @@ impl<'a> Parser<'a> {
 
     /// Whether the text from `i` to its end is scalars separated by commas or layout, at
     /// least two of them or one with a trailing comma (`1, 2, 3`, `4,`, `"a"\n"b"`).
-    fn scalar_sequence(&self, mut i: usize) -> bool {
-        let b = self.src;
+    fn scalar_sequence(&self, i: usize) -> bool {
+        self.scalar_sequence_until(i, self.src.len())
+    }
+
+    /// `scalar_sequence` on `src[..end]`.
+    fn scalar_sequence_until(&self, mut i: usize, end: usize) -> bool {
+        let b = self.src.get(..end).unwrap_or(self.src);
         let mut values = 0;
         let mut comma = false;
         loop {
@@ -2425,10 +2462,8 @@ impl<'a> Parser<'a> {
             }
             b':' if top.is_none() => return StrEnd::Close,
             b'+' => {
-                let mut k = j + 1;
-                while k < self.end && is_ws(b[k]) {
-                    k += 1;
-                }
+                // Comments may sit between the parts (`"x" + /* c */ "y"`).
+                let k = self.skip_layout_ahead(j + 1);
                 // The next part of the concatenation, or the input cut right after the `+`.
                 if quote_at(b, k).is_some() || (k >= self.end && self.end == b.len()) {
                     return StrEnd::Close;
