@@ -1233,6 +1233,11 @@ fn missing_openers_before_scalars_and_bare_keys() {
             (r#"name: "Ada", age: 36}"#, r#"{"name":"Ada","age":36}"#),
             // Prose that merely ends in a bracket holds no JSON.
             ("see item 3]", ERR),
+            // Doubled closers before more members: the members stay.
+            (
+                r#"{"a": "x", "b": {"c": "y"}}}, "d": 1}"#,
+                r#"{"a":"x","b":{"c":"y"},"d":1}"#,
+            ),
             ("http://x.com/a}", ERR),
         ],
     );

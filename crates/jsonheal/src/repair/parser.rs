@@ -2071,9 +2071,14 @@ impl<'a> Parser<'a> {
         };
         let after = self.pos + 1;
         if wanted(top) {
+            // A few doubled closers may come first (`{"b": {"c": 1}}}, "d": 2}`).
+            let mut next = after;
+            while next < (after + 16).min(self.end) && self.src[next] == b'}' {
+                next += 1;
+            }
             if self.stack.len() == 1
                 && top == FrameKind::Object
-                && self.continues_after(after, FrameKind::Object)
+                && self.continues_after(next, FrameKind::Object)
             {
                 // `{"a": 1}, "b": 2}`: members follow, so this `}` came too early.
                 self.record(RepairKind::RedundantCloser, self.pos..after);
