@@ -500,7 +500,7 @@ enum Escape {
     /// Not enough text yet to tell.
     Wait,
     /// Decodes to this character and is this many bytes long; whether JSON allows it (a
-    /// lone surrogate or `\x41` sends the engine down its repair path).
+    /// lone surrogate or `\'` sends the engine down its repair path).
     Char(char, usize, bool),
     /// An invalid escape (`\U` in `C:\Users`): the backslash is content.
     KeepBackslash,
@@ -1862,16 +1862,6 @@ fn escape(b: &[u8]) -> Escape {
         b't' => '\t',
         b'\'' => return Escape::Char('\'', 2, false),
         b'u' => return unicode_escape(b),
-        b'x' => {
-            // `\x41`: two hex digits make a character; anything else keeps the backslash.
-            return match hex(b, 2, 2) {
-                Hex::Wait => Escape::Wait,
-                Hex::Value(v) => {
-                    char::from_u32(v).map_or(Escape::KeepBackslash, |ch| Escape::Char(ch, 4, false))
-                }
-                Hex::Invalid => Escape::KeepBackslash,
-            };
-        }
         // `C:\Users`: an invalid escape keeps its backslash; what follows is read as usual.
         _ => return Escape::KeepBackslash,
     };

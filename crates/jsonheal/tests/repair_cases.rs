@@ -469,7 +469,9 @@ fn strings() {
         &[
             (r#"{"path": "C:\Users\me"}"#, r#"{"path":"C:\\Users\\me"}"#),
             (r#"{"re": "\d+\.\d+"}"#, r#"{"re":"\\d+\\.\\d+"}"#),
-            (r#"{"a": "\x41"}"#, r#"{"a":"A"}"#),
+            // `\x` is no JSON escape: its backslash stays, as in a regex (`[\x00-\x1F]`).
+            (r#"{"a": "\x41"}"#, r#"{"a":"\\x41"}"#),
+            (r#"{"re": "[\x00-\x1F]"}"#, r#"{"re":"[\\x00-\\x1F]"}"#),
             (r#"{"a": "\ud800x"}"#, r#"{"a":"\ufffdx"}"#),
             (r#"{"a": "\uZZZZ"}"#, r#"{"a":"\\uZZZZ"}"#),
             // An escaped quote is no sign of a Windows path, even after a drive letter.

@@ -2321,12 +2321,6 @@ impl<'a> Parser<'a> {
                 self.pos = i + 2;
             }
             b'u' => self.parse_unicode_escape(),
-            b'x' if self.hex_digits(i + 2, 2) == Some(2) => {
-                self.record(RepairKind::InvalidEscape, i..i + 4);
-                self.out.push_str("\\u00");
-                self.out.push_input(self.text, i + 2..i + 4);
-                self.pos = i + 4;
-            }
             _ => {
                 // Invalid escape: the backslash is content.
                 self.record(RepairKind::InvalidEscape, i..i + 1);
