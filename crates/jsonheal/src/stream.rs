@@ -1022,17 +1022,40 @@ impl Parser {
 
     fn string_run(&mut self, text: &str, quote: u8, key: bool, windows: bool) -> Step {
         let bytes = text.as_bytes();
+        // In a straight-quoted value a `”` may close it (the engine's rule): look at those too.
+        let typographic = !key && quote == b'"';
         loop {
             let rest = &bytes[self.pos..];
-            let Some(i) = memchr::memchr2(quote, b'\\', rest) else {
+            let found = if typographic {
+                memchr::memchr3(quote, b'\\', 0xE2, rest)
+            } else {
+                memchr::memchr2(quote, b'\\', rest)
+            };
+            let Some(i) = found else {
                 self.content(&text[self.pos..], key);
                 self.pos = bytes.len();
                 return Step::Go;
             };
-            // `quote` and `\` are ASCII, so `pos + i` is a char boundary.
+            // `quote`, `\` and 0xE2 start characters, so `pos + i` is a char boundary.
             let end = self.pos + i;
             self.content(&text[self.pos..end], key);
             self.pos = end;
+            if rest[i] == 0xE2 {
+                let Some(tail) = rest.get(i..i + 3) else {
+                    return Step::Wait;
+                };
+                if tail == "\u{201D}".as_bytes() {
+                    match typographic_may_close(bytes, end + 3) {
+                        None => return Step::Wait,
+                        Some(true) => return self.freeze(),
+                        Some(false) => {}
+                    }
+                }
+                // Any other character starting with 0xE2 is three bytes long.
+                self.content(&text[end..end + 3], key);
+                self.pos = end + 3;
+                continue;
+            }
             if rest[i] == quote {
                 self.pos += 1;
                 if key {
@@ -1714,6 +1737,17 @@ fn held_from(s: &str, member: bool) -> usize {
         keep = keep.min(b.len() - run);
     }
     keep
+}
+
+/// Whether the engine may end a straight-quoted value at a `”` followed by `b[after..]`: a
+/// closer or a comma comes next (the engine then also wants a key; the stream freezes on
+/// either). `None`: more text is needed.
+fn typographic_may_close(b: &[u8], after: usize) -> Option<bool> {
+    let mut j = after;
+    while is_space(*b.get(j)?) {
+        j += 1;
+    }
+    Some(matches!(b[j], b'}' | b']' | b',' | b'/'))
 }
 
 /// As the engine: the closers at `b[j]` are string content when right after them (and `;`

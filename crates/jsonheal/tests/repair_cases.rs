@@ -433,6 +433,17 @@ fn strings() {
             ("{“a”: “b”}", r#"{"a":"b"}"#),
             ("{‘a’: ‘b’}", r#"{"a":"b"}"#),
             ("{\"q\": \"she said “hi”\"}", r#"{"q":"she said “hi”"}"#),
+            // A straight quote opened it, a typographic one closes it.
+            ("{\"a\": \"x”, \"b\": \"y”}", r#"{"a":"x","b":"y"}"#),
+            (
+                "{\"city\": \"Paris”, \"country\": “France\"}",
+                r#"{"city":"Paris","country":"France"}"#,
+            ),
+            // Content otherwise, even before a comma.
+            (
+                "{'q': \"he said “yes”, then left\"}",
+                r#"{"q":"he said “yes”, then left"}"#,
+            ),
         ],
     );
     run(

@@ -72,6 +72,10 @@ const UNSURE_LLM: &[(&str, &str)] = &[
     ),
     ("concatenation", r#"{"a": "x" + "y", "b": 2}"#),
     (
+        "a typographic closing quote",
+        "{\"a\": \"x”, \"b\": \"y”, 'q': \"“yes”, then\"}",
+    ),
+    (
         "JSON inside a string",
         r#"{"content": "{"key": "value"}", "path": "a.json", "x": {"y": "z"}}"#,
     ),

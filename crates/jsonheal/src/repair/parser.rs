@@ -2263,6 +2263,18 @@ impl<'a> Parser<'a> {
                     self.out.push_str("\\\"");
                     self.pos += 1;
                 }
+                // `"x”, "b": …`: a straight quote opened it, a typographic one closes it.
+                0xE2 if q == Quote::Double
+                    && ctx == StrCtx::Value
+                    && typographic_quote(b, i) == Some(TypoQuote::DoubleClose)
+                    && self.typographic_close_at(i + 3) =>
+                {
+                    self.record(RepairKind::TypographicQuotes, i..i + 3);
+                    self.pos = i + 3;
+                    self.out.push(b'"');
+                    self.string_end = Some(self.out.len());
+                    return Ok(true);
+                }
                 b'\'' | b'`' | 0xE2 => {
                     let len = if c == 0xE2 {
                         utf8_len(c).min(self.end - i)
@@ -2524,6 +2536,21 @@ impl<'a> Parser<'a> {
             return StrEnd::Unterminated;
         }
         StrEnd::Inner
+    }
+
+    /// Whether a `”` just before `after` closes a straight-quoted value: a closer follows, or
+    /// a comma and then a key. (The stream freezes on any closer or comma there.)
+    fn typographic_close_at(&self, after: usize) -> bool {
+        let b = self.src;
+        let j = self.skip_layout_ahead(after);
+        match b.get(j).filter(|_| j < self.end) {
+            Some(b'}' | b']') => true,
+            Some(b',') => {
+                let k = self.skip_layout_ahead(j + 1);
+                k < self.end && self.key_follows(k)
+            }
+            _ => false,
+        }
     }
 
     /// Whether the closers at `j` are content: right after them (and `;` `)` spaces) comes a
