@@ -1228,6 +1228,21 @@ fn closers_inside_a_string_before_its_quote() {
                 r#"{"js": "const o = {a: "b"};", "ok": true}"#,
                 r#"{"js":"const o = {a: \"b\"};","ok":true}"#,
             ),
+            // JSON inside, its quotes unescaped: its own members stay inside.
+            (
+                r#"{"arguments": "{"location": "Boston, MA", "unit": "f"}"}"#,
+                r#"{"arguments":"{\"location\": \"Boston, MA\", \"unit\": \"f\"}"}"#,
+            ),
+            (
+                "{\"code\": \"data = {\"name\": \"x\", \"id\": 2}\\nprint(data)\", \"lang\": \"py\"}",
+                r#"{"code":"data = {\"name\": \"x\", \"id\": 2}\nprint(data)","lang":"py"}"#,
+            ),
+            // A wrong closer with more text after it, in an object.
+            (
+                r#"{"css": "a[href="x"] { color: red; }"}"#,
+                r#"{"css":"a[href=\"x\"] { color: red; }"}"#,
+            ),
+            (r#"["{", null]"#, r#"["{",null]"#),
             // A stray quote after the document is not content.
             (r#"{"a": {"b": "c"}}""#, r#"{"a":{"b":"c"}}"#),
             (r#"[{"a": "x"}, "y"]"#, r#"[{"a":"x"},"y"]"#),

@@ -76,6 +76,10 @@ const UNSURE_LLM: &[(&str, &str)] = &[
         "{\"a\": \"x”, \"b\": \"y”, 'q': \"“yes”, then\"}",
     ),
     (
+        "JSON inside a string, its quotes unescaped",
+        r#"{"args": "{"city": "Boston, MA", "unit": "f"}", "css": "a[href="x"] { c: d; }", "n": 1}"#,
+    ),
+    (
         "JSON inside a string",
         r#"{"content": "{"key": "value"}", "path": "a.json", "x": {"y": "z"}}"#,
     ),

@@ -229,6 +229,46 @@ enum Mode {
     After,
 }
 
+/// JSON written inside a string with its quotes unescaped (`"{"a": "b"}"`): from the first
+/// `{"` or `["` of the content on, the balance of its brackets. Scanned once, as the string's
+/// candidate closing quotes come (so a string costs linear time however many there are).
+struct EmbeddedJson {
+    scanned: usize,
+    started: bool,
+    depth: i64,
+}
+
+impl EmbeddedJson {
+    fn new(content_start: usize) -> EmbeddedJson {
+        EmbeddedJson {
+            scanned: content_start,
+            started: false,
+            depth: 0,
+        }
+    }
+
+    /// Whether embedded JSON is open at the quote at `b[i]` (the content is `b[..i]`).
+    fn open_at(&mut self, b: &[u8], i: usize) -> bool {
+        while self.scanned < i {
+            let c = b[self.scanned];
+            match c {
+                b'{' | b'[' if !self.started => {
+                    // The quote after the bracket is an inner one, not the candidate itself.
+                    if self.scanned + 1 < i && b[self.scanned + 1] == b'"' {
+                        self.started = true;
+                        self.depth = 1;
+                    }
+                }
+                b'{' | b'[' => self.depth += 1,
+                b'}' | b']' if self.started => self.depth -= 1,
+                _ => {}
+            }
+            self.scanned += 1;
+        }
+        self.started && self.depth > 0
+    }
+}
+
 /// Where a string is, which decides what may follow its closing quote.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum StrCtx {
@@ -237,6 +277,7 @@ enum StrCtx {
     TopLevel,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum StrEnd {
     /// The quote ends the string.
     Close,
@@ -2157,6 +2198,7 @@ impl<'a> Parser<'a> {
         // `"C:\new\data"`: in a Windows path every backslash is a separator, even where it
         // would make a valid escape.
         let p = self.pos;
+        let mut embedded = EmbeddedJson::new(self.pos);
         // The last raw line break inside the string: its input offset and `out.len()` there.
         let mut last_newline: Option<(usize, usize)> = None;
         let windows_path = self.byte(p).is_some_and(|c| c.is_ascii_alphabetic())
@@ -2224,7 +2266,24 @@ impl<'a> Parser<'a> {
             }
             let c = b[i];
             if let Some(len) = q.close_at(b, i) {
-                match self.string_end_kind(q, i + len, ctx) {
+                let mut end_kind = self.string_end_kind(q, i + len, ctx);
+                // `"{"location": "Boston, MA", "unit": "f"}"`: JSON inside the string, its
+                // quotes unescaped. While its brackets are open, a quote before `, "key"`
+                // belongs to it.
+                let quote_of_embedded = match end_kind {
+                    StrEnd::Close => self.separator_follows(i + len),
+                    // The quote opening `"key"` after `, ` inside it.
+                    StrEnd::Unterminated => true,
+                    StrEnd::Inner => false,
+                };
+                if quote_of_embedded
+                    && q == Quote::Double
+                    && ctx == StrCtx::Value
+                    && embedded.open_at(b, i)
+                {
+                    end_kind = StrEnd::Inner;
+                }
+                match end_kind {
                     StrEnd::Close => {
                         self.pos = i + len;
                         self.out.push(b'"');
@@ -2467,6 +2526,12 @@ impl<'a> Parser<'a> {
             // `{"content": "{"key": "value"}", "path": …}`: code or JSON inside the string
             // ends in closers right before the real closing quote.
             b'}' | b']' if self.closing_quote_after_closers(j) => return StrEnd::Inner,
+            // `"a[href="x"] { color: red; }"` in an object: a `]` that cannot close the
+            // object, then more than a separator, is content.
+            b']' if in_object && self.content_goes_on(j + 1) => return StrEnd::Inner,
+            b'}' if top == Some(FrameKind::Array) && self.content_goes_on(j + 1) => {
+                return StrEnd::Inner
+            }
             b'}' | b']' => return StrEnd::Close,
             b')' if matches!(top, Some(FrameKind::Tuple | FrameKind::Wrapper)) => {
                 return StrEnd::Close
@@ -2536,6 +2601,27 @@ impl<'a> Parser<'a> {
             return StrEnd::Unterminated;
         }
         StrEnd::Inner
+    }
+
+    /// After a wrong closer at `k - 1`: neither a separator, a closer, a comment nor the end
+    /// comes next, and a quote follows later on the line.
+    fn content_goes_on(&self, k: usize) -> bool {
+        let b = self.src;
+        let j = self.skip_layout_ahead(k);
+        if j >= self.end || matches!(b[j], b',' | b'}' | b']') || self.comment_at(j) {
+            return false;
+        }
+        let line_end = b[j..self.end]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(self.end, |n| j + n);
+        b[j..line_end.min(j + LOOKAHEAD)].contains(&b'"')
+    }
+
+    /// Whether a `,` comes next after the quote that ends before `after`.
+    fn separator_follows(&self, after: usize) -> bool {
+        let j = self.skip_layout_ahead(after);
+        j < self.end && self.src[j] == b','
     }
 
     /// Whether a `”` just before `after` closes a straight-quoted value: a closer follows, or

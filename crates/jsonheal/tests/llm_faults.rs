@@ -1,0 +1,133 @@
+//! A hand-written corpus of what models emit, one fault class per category (715 cases in
+//! `tests/data/llm_faults.jsonl`: tool-call arguments, structured answers, code and
+//! non-English text inside strings, pretty-printed and cut-off output). Written against the
+//! repair contract by someone other than the engine's author, then run; the categories are
+//! the issue's fault classes. Like the held-out corpus, it is scored per category: at least
+//! 95% in every one and 98% overall. Cases the contract leaves open are not in it.
+//!
+//! An expectation is a value, with two escapes: `{"$any": [a, b]}` accepts any of them, and
+//! `{"$missing": true}` as a member's value accepts the member absent, `null` or `""` (a key
+//! whose value never came). `"error": true` means no honest repair exists.
+#![allow(clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+/// Whether `got` is what `expect` allows: same types (`true` is not `1`), same key order.
+fn allows(expect: &Value, got: &Value) -> bool {
+    if let Some(any) = expect.get("$any").and_then(Value::as_array) {
+        return any.iter().any(|e| allows(e, got));
+    }
+    match (expect, got) {
+        (Value::Object(e), Value::Object(g)) => {
+            let missing = |v: &Value| v.get("$missing").is_some();
+            let present = |k: &String| {
+                g.get(k)
+                    .is_some_and(|v| !v.is_null() && v.as_str() != Some(""))
+            };
+            if e.iter().any(|(k, v)| missing(v) && present(k)) {
+                return false;
+            }
+            if g.keys().any(|k| !e.contains_key(k)) {
+                return false;
+            }
+            let required = e.iter().filter(|(_, v)| !missing(v));
+            if !required
+                .clone()
+                .all(|(k, v)| g.get(k).is_some_and(|gv| allows(v, gv)))
+            {
+                return false;
+            }
+            // Key order: the keys present come in the expected order.
+            let order: Vec<&String> = e.keys().filter(|k| g.contains_key(*k)).collect();
+            g.keys().collect::<Vec<_>>() == order
+        }
+        (Value::Array(e), Value::Array(g)) => {
+            e.len() == g.len() && e.iter().zip(g).all(|(e, g)| allows(e, g))
+        }
+        (Value::Number(e), Value::Number(g)) => e.as_f64() == g.as_f64(),
+        _ => expect == got,
+    }
+}
+
+#[test]
+fn llm_fault_corpus_scores_per_category() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/llm_faults.jsonl");
+    let text = std::fs::read_to_string(path).unwrap();
+    // category -> (cases, right)
+    let mut score: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let case: Value = serde_json::from_str(line).unwrap();
+        let category = case["category"].as_str().unwrap().to_owned();
+        let input = case["input"].as_str().unwrap();
+        let got = jsonheal::repair(input);
+        let right = match (case.get("expect"), &got) {
+            (None, Err(_)) => true,
+            (None, Ok(_)) | (Some(_), Err(_)) => false,
+            (Some(expect), Ok(r)) => r.value().is_ok_and(|v| allows(expect, &v)),
+        };
+        let entry = score.entry(category.clone()).or_default();
+        entry.0 += 1;
+        if right {
+            entry.1 += 1;
+        } else {
+            failures.push(format!(
+                "[{category}] {input:?} -> {:?}",
+                got.as_ref()
+                    .map(|r| r.text.as_str())
+                    .map_err(|e| e.to_string())
+            ));
+        }
+    }
+    let (cases, right) = score
+        .values()
+        .fold((0, 0), |(c, r), (cc, rr)| (c + cc, r + rr));
+    assert!(cases >= 700, "the corpus shrank: {cases} cases");
+    let low: Vec<String> = score
+        .iter()
+        .filter(|(_, (c, r))| (*r as f64) < 0.95 * *c as f64)
+        .map(|(k, (c, r))| format!("{k}: {r}/{c}"))
+        .collect();
+    assert!(
+        low.is_empty() && right as f64 >= 0.98 * cases as f64,
+        "below 95% in {low:?} or 98% overall ({right}/{cases}); wrong:\n{}",
+        failures.join("\n")
+    );
+    // The known misses, so that a new one shows up in review even above the thresholds.
+    assert!(
+        failures.len() <= 1,
+        "{} wrong (1 known):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn the_matcher_tells_values_apart() {
+    let cases = [
+        (r#"{"a": 1}"#, r#"{"a": 1.0}"#, true),
+        (r#"{"a": true}"#, r#"{"a": 1}"#, false),
+        (r#"{"a": 1, "b": 2}"#, r#"{"b": 2, "a": 1}"#, false),
+        (r#"{"a": 1, "b": {"$missing": true}}"#, r#"{"a": 1}"#, true),
+        (
+            r#"{"a": 1, "b": {"$missing": true}}"#,
+            r#"{"a": 1, "b": null}"#,
+            true,
+        ),
+        (
+            r#"{"a": 1, "b": {"$missing": true}}"#,
+            r#"{"a": 1, "b": 2}"#,
+            false,
+        ),
+        (r#"{"$any": [[1], [1, 2]]}"#, "[1, 2]", true),
+        (r#"{"$any": [[1], [1, 2]]}"#, "[2]", false),
+        (r#"{"a": 1}"#, r#"{"a": 1, "x": 0}"#, false),
+    ];
+    for (expect, got, ok) in cases {
+        let e: Value = serde_json::from_str(expect).unwrap();
+        let g: Value = serde_json::from_str(got).unwrap();
+        assert_eq!(allows(&e, &g), ok, "{expect} vs {got}");
+    }
+}
