@@ -252,13 +252,14 @@ impl EmbeddedJson {
         while self.scanned < i {
             let c = b[self.scanned];
             match c {
-                b'{' | b'[' if !self.started => {
-                    // The quote after the bracket is an inner one, not the candidate itself.
-                    if self.scanned + 1 < i && b[self.scanned + 1] == b'"' {
-                        self.started = true;
-                        self.depth = 1;
-                    }
+                // The quote after the bracket is an inner one, not the candidate itself.
+                b'{' | b'['
+                    if !self.started && self.scanned + 1 < i && b[self.scanned + 1] == b'"' =>
+                {
+                    self.started = true;
+                    self.depth = 1;
                 }
+                b'{' | b'[' if !self.started => {}
                 b'{' | b'[' => self.depth += 1,
                 b'}' | b']' if self.started => self.depth -= 1,
                 _ => {}
