@@ -249,6 +249,19 @@ impl EmbeddedJson {
 
     /// Whether embedded JSON is open at the quote at `b[i]` (the content is `b[..i]`).
     fn open_at(&mut self, b: &[u8], i: usize) -> bool {
+        if !self.started {
+            // Most strings hold no bracket at all: find the first one at SIMD speed.
+            match b
+                .get(self.scanned..i)
+                .and_then(|s| memchr::memchr2(b'{', b'[', s))
+            {
+                Some(n) => self.scanned += n,
+                None => {
+                    self.scanned = i.max(self.scanned);
+                    return false;
+                }
+            }
+        }
         while self.scanned < i {
             let c = b[self.scanned];
             match c {
@@ -2271,16 +2284,12 @@ impl<'a> Parser<'a> {
                 // `"{"location": "Boston, MA", "unit": "f"}"`: JSON inside the string, its
                 // quotes unescaped. While its brackets are open, a quote before `, "key"`
                 // belongs to it.
-                let quote_of_embedded = match end_kind {
-                    StrEnd::Close => self.separator_follows(i + len),
-                    // The quote opening `"key"` after `, ` inside it.
-                    StrEnd::Unterminated => true,
-                    StrEnd::Inner => false,
-                };
-                if quote_of_embedded
+                // (For `Unterminated`, the quote opens `"key"` after `, ` inside it.)
+                if end_kind != StrEnd::Inner
                     && q == Quote::Double
                     && ctx == StrCtx::Value
                     && embedded.open_at(b, i)
+                    && (end_kind == StrEnd::Unterminated || self.separator_follows(i + len))
                 {
                     end_kind = StrEnd::Inner;
                 }
