@@ -743,20 +743,8 @@ impl<'a> Parser<'a> {
                     self.pos = i;
                     self.parse_document()?;
                 }
-                Start::MissingOpener(i) => {
-                    self.pos = i;
-                    self.stack.clear();
-                    self.open(FrameKind::Object, "{")?;
-                    let mut mode = Mode::Key;
-                    self.machine(&mut mode)?;
-                }
-                Start::MissingArrayOpener(i) => {
-                    self.pos = i;
-                    self.stack.clear();
-                    self.open(FrameKind::Array, "[")?;
-                    let mut mode = Mode::Value;
-                    self.machine(&mut mode)?;
-                }
+                Start::MissingOpener(i) => self.parse_without_opener(i, FrameKind::Object)?,
+                Start::MissingArrayOpener(i) => self.parse_without_opener(i, FrameKind::Array)?,
             }
             if self.out.len() > begin {
                 values.push(begin..self.out.len());
@@ -1160,6 +1148,19 @@ impl<'a> Parser<'a> {
     }
 
     // ---------------------------------------------------------------- the value machine
+
+    /// Members (an `Object`) or elements (an `Array`) at `at` whose opening bracket went
+    /// missing: open the container here and read on.
+    fn parse_without_opener(&mut self, at: usize, kind: FrameKind) -> Result<(), Error> {
+        self.pos = at;
+        self.stack.clear();
+        let (text, mut mode) = match kind {
+            FrameKind::Object => ("{", Mode::Key),
+            _ => ("[", Mode::Value),
+        };
+        self.open(kind, text)?;
+        self.machine(&mut mode)
+    }
 
     /// Parse one top-level value starting at `self.pos`, to the end of its outermost container.
     fn parse_document(&mut self) -> Result<(), Error> {
