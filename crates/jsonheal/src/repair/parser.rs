@@ -1630,11 +1630,10 @@ impl<'a> Parser<'a> {
     fn phrase_goes_on(&self, end: usize) -> bool {
         let b = self.src;
         let limit = (end + LOOKAHEAD).min(self.end);
-        let mut k = end;
-        while k < limit && matches!(b[k], b' ' | b'\t') {
-            k += 1;
-        }
-        if k == end || k >= limit || !b[k].is_ascii_alphabetic() {
+        let Some(k) = self.spaced_token_after(end) else {
+            return false;
+        };
+        if !b[k].is_ascii_alphabetic() {
             return false;
         }
         let mut w = k;
@@ -1657,6 +1656,18 @@ impl<'a> Parser<'a> {
         false
     }
 
+    /// Where the next token starts on the same line after the token ending at `end`, when
+    /// spaces or tabs part them (within the look-ahead).
+    fn spaced_token_after(&self, end: usize) -> Option<usize> {
+        let b = self.src;
+        let limit = (end + LOOKAHEAD).min(self.end);
+        let mut k = end;
+        while k < limit && matches!(b[k], b' ' | b'\t') {
+            k += 1;
+        }
+        (k > end && k < limit).then_some(k)
+    }
+
     /// `12:30`, `16:9` as a member's value: a clock time or a ratio, one bare string.
     fn clock_time_at(&self, end: usize) -> bool {
         let b = self.src;
@@ -1670,14 +1681,9 @@ impl<'a> Parser<'a> {
     /// whole expression one bare value rather than a number and garbage.
     fn operator_follows(&self, end: usize) -> bool {
         let b = self.src;
-        let limit = (end + LOOKAHEAD).min(self.end);
-        let mut k = end;
-        while k < limit && matches!(b[k], b' ' | b'\t') {
-            k += 1;
-        }
-        if k == end || k >= limit {
+        let Some(k) = self.spaced_token_after(end) else {
             return false;
-        }
+        };
         match b[k] {
             // `1 -2` is two numbers with a comma missing; `1 - 2` is an expression.
             b'+' | b'-' => b.get(k + 1) == Some(&b' '),
