@@ -556,6 +556,10 @@ struct Parser {
     revision: u64,
     depth_limit: usize,
     non_finite: NonFinite,
+    /// The engine unescapes the whole text when its first bracket opens an escaped document
+    /// (`{\"a\": 1}`): until that is ruled out, nothing after the bracket is read. `None`
+    /// once ruled out; otherwise where the search for the first bracket goes on.
+    escape_check: Option<usize>,
 }
 
 impl Parser {
@@ -590,6 +594,7 @@ impl Parser {
             track_events: true,
             last_append: None,
             revision: 0,
+            escape_check: Some(0),
             depth_limit: options.max_depth.min(STREAM_DEPTH_LIMIT),
             non_finite: options.non_finite,
         }
@@ -600,6 +605,31 @@ impl Parser {
         if text.len() > u32::MAX as usize && self.mode != Mode::Frozen {
             self.freeze();
         }
+        if let Some(from) = self.escape_check {
+            let b = text.as_bytes();
+            match memchr::memchr2(b'{', b'[', &b[from..]) {
+                // No bracket yet: the parser cannot open a value before one.
+                None => self.escape_check = Some(b.len()),
+                Some(k) => match crate::repair::escaped_document_at(b, from + k) {
+                    None => {
+                        // Undecided: read up to the bracket. An empty container is shown
+                        // either way: unescaping keeps the bracket and what precedes it.
+                        self.escape_check = Some(from + k);
+                        return self.run_to(text, from + k + 1);
+                    }
+                    Some(true) => {
+                        self.escape_check = None;
+                        self.freeze();
+                    }
+                    Some(false) => self.escape_check = None,
+                },
+            }
+        }
+        self.run_to(text, text.len());
+    }
+
+    fn run_to(&mut self, text: &str, end: usize) {
+        let text = &text[..end];
         while self.pos < text.len() {
             if let Step::Wait = self.step(text) {
                 break;
@@ -1573,14 +1603,16 @@ fn quote_at(b: &[u8]) -> Option<bool> {
 }
 
 /// As the engine: a `{` that starts the text opens an object unless it is prose in braces
-/// (`{see attached}`), which has no `:` before its first `}`. `None`: more text is needed.
+/// (`{see attached}`), which has no `:` or quote before its first `}`. `None`: more text is
+/// needed.
 fn object_at_text_start(b: &[u8], i: usize) -> Option<bool> {
     if plausible_container(b, i)? {
         return Some(true);
     }
+    // As in the engine: a quote before the first `}` counts (`{a 'b'}` lost its colon).
     for k in i + 1..i + LOOKAHEAD {
         match *b.get(k)? {
-            b':' | b'=' => return Some(true),
+            b':' | b'=' | b'"' | b'\'' | 0xE2 => return Some(true),
             b'}' => return Some(false),
             _ => {}
         }

@@ -144,6 +144,22 @@ const UNSURE_LLM: &[(&str, &str)] = &[
         "unicode spaces",
         "{\"a\":\u{3000}\"foo\",\u{202f}\"b\": [1,\u{2003}2]}",
     ),
+    (
+        "a quote before the first `}` at the start",
+        "{...\"}msg\": 'it is', \"n\": -1.5e3{, \"list\": ['p'], \"x\": None}",
+    ),
+    (
+        "escaped layout at the first bracket, in prose",
+        "Here i\"tab{\\t\"t is:\n{\"a\": \"one\", \"b\": [\"two\"]}\nDone.",
+    ),
+    (
+        "escaped layout at the start",
+        "{\\n  \"a\": [1, 2],\\n  \"b\": \"x\"\\n}",
+    ),
+    (
+        "escaped quotes at the start",
+        "{\\\"a\\\": [1, 2], \\\"b\\\": \\\"x\\\"}",
+    ),
 ];
 
 fn all_docs() -> impl Iterator<Item = (&'static str, &'static str)> {

@@ -4,6 +4,8 @@ mod duplicates;
 mod out;
 mod parser;
 
+pub(crate) use parser::escaped_document_at;
+
 use std::ops::Range;
 
 use serde_json::Value;

@@ -123,22 +123,31 @@ fn nests_deeper_than(b: &[u8], limit: usize) -> bool {
 /// `{\"a\": \"b\"}`. Returns the offset of its first bracket.
 fn escaped_document_start(input: &str) -> Option<usize> {
     let b = input.as_bytes();
-    let start = b.iter().position(|&c| c == b'{' || c == b'[')?;
+    let start = memchr::memchr2(b'{', b'[', b)?;
+    escaped_document_at(b, start)
+        .unwrap_or(false)
+        .then_some(start)
+}
+
+/// Whether the text's first bracket, at `b[start]`, opens an escaped document: an escaped
+/// quote after it, or layout written as escapes (`{\n  \"a\": 1}`, `{\n"a": 1}`), which no
+/// JSON has there. `None`: the text ends before that is decided (the stream waits).
+pub(crate) fn escaped_document_at(b: &[u8], start: usize) -> Option<bool> {
     let mut i = start + 1;
-    // Layout written as escapes (`{\n  \"a\": 1}`): no JSON has a backslash there.
     let mut escaped_layout = false;
     loop {
-        match (b.get(i), b.get(i + 1)) {
-            (Some(b'{' | b'[' | b' ' | b'\t' | b'\n' | b'\r'), _) => i += 1,
-            (Some(b'\\'), Some(b'n' | b'r' | b't')) => {
+        match (b.get(i)?, b.get(i + 1)) {
+            (b'{' | b'[' | b' ' | b'\t' | b'\n' | b'\r', _) => i += 1,
+            (b'\\', Some(b'n' | b'r' | b't')) => {
                 escaped_layout = true;
                 i += 2;
             }
+            (b'\\', None) => return None,
             _ => break,
         }
     }
-    let escaped_quote = b.get(i) == Some(&b'\\') && b.get(i + 1) == Some(&b'"');
-    (escaped_quote || (escaped_layout && b.get(i).is_some_and(|&c| c != b'\\'))).then_some(start)
+    let escaped_quote = b[i] == b'\\' && b.get(i + 1) == Some(&b'"');
+    Some(escaped_quote || (escaped_layout && b[i] != b'\\'))
 }
 
 /// Unescape one level (`\"` → `"`, `\\` → `\`), repair the result, and map every span back
