@@ -20,10 +20,7 @@ use std::time::{Duration, Instant};
 use jsonheal::{repair, Repaired};
 use proptest::prelude::*;
 use proptest::sample::Index;
-use proptest::test_runner::{FileFailurePersistence, RngSeed};
-
-/// The seed CI runs with (see `config`).
-const CI_SEED: u64 = 0x6A73_6F6E_6865_616C;
+use proptest::test_runner::FileFailurePersistence;
 use serde_json::Value;
 
 // ---------------------------------------------------------------------------------------
@@ -451,18 +448,14 @@ fn check_result(
 
 fn config() -> ProptestConfig {
     // Cases come from PROPTEST_CASES (default 256). Failures are saved next to this file
-    // (`proptest_repair.regressions`) and replayed first on every later run. Under CI the
-    // seed is fixed (unless PROPTEST_RNG_SEED says otherwise) so a run is reproducible;
-    // elsewhere each run explores new cases.
-    let mut config = ProptestConfig {
+    // (`proptest_repair.regressions`) and replayed first on every later run. CI fixes the
+    // seed (`PROPTEST_RNG_SEED` in `.ci/run`) so a run is reproducible; elsewhere each run
+    // explores new cases.
+    ProptestConfig {
         max_shrink_iters: 4096,
         failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("regressions"))),
         ..ProptestConfig::default()
-    };
-    if std::env::var_os("CI").is_some() && std::env::var_os("PROPTEST_RNG_SEED").is_none() {
-        config.rng_seed = RngSeed::Fixed(CI_SEED);
     }
-    config
 }
 
 proptest! {
