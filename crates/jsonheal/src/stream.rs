@@ -1056,11 +1056,7 @@ impl Parser {
         let typographic = !key && quote == b'"';
         loop {
             let rest = &bytes[self.pos..];
-            let found = if typographic {
-                memchr::memchr3(quote, b'\\', 0xE2, rest)
-            } else {
-                memchr::memchr2(quote, b'\\', rest)
-            };
+            let found = string_stop(rest, quote, typographic);
             let Some(i) = found else {
                 self.content(&text[self.pos..], key);
                 self.pos = bytes.len();
@@ -1599,6 +1595,22 @@ fn quote_at(b: &[u8]) -> Option<bool> {
             _ => Some(false),
         },
         _ => Some(false),
+    }
+}
+
+/// The first `quote` or `\\` in `rest`, or 0xE2 too when `typographic`. A short rest (the
+/// end of a small push) is scanned byte by byte: memchr's setup costs more than that.
+#[inline]
+fn string_stop(rest: &[u8], quote: u8, typographic: bool) -> Option<usize> {
+    if rest.len() < 32 {
+        return rest
+            .iter()
+            .position(|&c| c == quote || c == b'\\' || (typographic && c == 0xE2));
+    }
+    if typographic {
+        memchr::memchr3(quote, b'\\', 0xE2, rest)
+    } else {
+        memchr::memchr2(quote, b'\\', rest)
     }
 }
 
