@@ -7,9 +7,9 @@
 //!
 //! Baselines in the same run: `oneshot_repair` (for valid JSON the engine only validates and
 //! returns the text), `oneshot_repair+value` (what a caller needs for a value), and
-//! `push_only` (the stream without events). `llm_1MB` is the same data written the way
-//! models write it (single quotes, bare keys, comments, Python literals, trailing commas), so
-//! the one-shot engine does its full repair.
+//! `push_only` (the stream without events). `llm_1MB` and `llm_2MB` are the same data
+//! written the way models write it (single quotes, bare keys, comments, Python literals,
+//! trailing commas), so the one-shot engine does its full repair.
 //!
 //! `cargo bench -p jsonheal --bench stream -- --warm-up-time 1 --measurement-time 3`
 
@@ -91,7 +91,8 @@ fn bench(c: &mut Criterion) {
     let docs = [
         ("1MB", document(1 << 20), true),
         ("2MB", document(2 << 20), false),
-        ("llm_1MB", llm_document(1 << 20), false),
+        ("llm_1MB", llm_document(1 << 20), true),
+        ("llm_2MB", llm_document(2 << 20), false),
     ];
     for (label, doc, all_chunks) in &docs {
         let fixed = jsonheal::repair(doc).expect("the bench document repairs");
