@@ -530,7 +530,8 @@ fn wrappers_and_oddities() {
                 r#"{"d": ISODate("2020-01-01T00:00:00Z")}"#,
                 r#"{"d":"2020-01-01T00:00:00Z"}"#,
             ),
-            (r#"{"n": NumberInt("7")}"#, r#"{"n":"7"}"#),
+            (r#"{"n": NumberInt("7")}"#, r#"{"n":7}"#),
+            (r#"{"n": NumberLong("abc")}"#, r#"{"n":"abc"}"#),
         ],
     );
     run(
@@ -1015,7 +1016,8 @@ fn top_level_wrappers() {
             ("callback_123(\"foo\");", r#""foo""#),
             ("callback_123(null);", "null"),
             ("NumberLong(5)", "5"),
-            ("NumberLong(\"2\")", r#""2""#),
+            // Mongo quotes 64-bit numbers: the number is meant.
+            ("NumberLong(\"2\")", "2"),
             ("ObjectId(\"x\")", r#""x""#),
             // Code is not a value.
             ("print(hello)", ERR),
@@ -1274,6 +1276,140 @@ fn missing_openers_before_scalars_and_bare_keys() {
         &[
             (r#"{"a": "x" + /* c */ "y"}"#, r#"{"a":"xy"}"#),
             ("{\"a\": \"x\" + // part two\n \"y\"}", r#"{"a":"xy"}"#),
+        ],
+    );
+}
+
+/// A member whose key lost its colon after a string value: the string still ends at its
+/// quote, and the member keeps its value.
+#[test]
+fn keys_without_colons_after_strings() {
+    run(
+        "keys without colons",
+        &[
+            (r#"{'name' 'x', age 3,}"#, r#"{"name":"x","age":3}"#),
+            (
+                r#"{"name": "Ann", age 31, "city": "Rome"}"#,
+                r#"{"name":"Ann","age":31,"city":"Rome"}"#,
+            ),
+            (
+                "{\n  \"name\": \"Ann\",\n  age 31\n}",
+                r#"{"name":"Ann","age":31}"#,
+            ),
+            (
+                r#"{"id": "7", status "open"}"#,
+                r#"{"id":"7","status":"open"}"#,
+            ),
+            (
+                r#"{"title": "Dune", author "Frank Herbert", year 1965}"#,
+                r#"{"title":"Dune","author":"Frank Herbert","year":1965}"#,
+            ),
+            (r#"{city "Paris", days 3}"#, r#"{"city":"Paris","days":3}"#),
+            (
+                r#"{"id": "7", "status" open}"#,
+                r#"{"id":"7","status":"open"}"#,
+            ),
+            (
+                r#"{"city": "Lyon", "unit" celsius, "days": 3}"#,
+                r#"{"city":"Lyon","unit":"celsius","days":3}"#,
+            ),
+            (
+                r#"{'lang': 'de', 'mode' strict}"#,
+                r#"{"lang":"de","mode":"strict"}"#,
+            ),
+            // Prose after an inner quote stays in the string.
+            (
+                r#"{"text": "He said "yes", then 2 more"}"#,
+                r#"{"text":"He said \"yes\", then 2 more"}"#,
+            ),
+            (r#"{"msg": "a, b 1, c"}"#, r#"{"msg":"a, b 1, c"}"#),
+        ],
+    );
+    run(
+        "bare keys without colons",
+        &[
+            (r#"{"a": null, count 2}"#, r#"{"a":null,"count":2}"#),
+            (r#"{"ok": true, retries 3}"#, r#"{"ok":true,"retries":3}"#),
+            (
+                r#"{"tags": ["x"], limit 10}"#,
+                r#"{"tags":["x"],"limit":10}"#,
+            ),
+            (r#"{"a": 1, enabled true}"#, r#"{"a":1,"enabled":true}"#),
+            (r#"{"a": 1, retry count 3}"#, r#"{"a":1,"retry count":3}"#),
+            // The last word is no value: a key with spaces and no value.
+            (r#"{"a": 1, first name}"#, r#"{"a":1,"first name":null}"#),
+            (
+                r#"{"a": 1, version 1.2.3}"#,
+                r#"{"a":1,"version 1.2.3":null}"#,
+            ),
+        ],
+    );
+}
+
+/// Quotes inside code or prose in a string, where what follows them looks like the end of
+/// the string at first sight.
+#[test]
+fn inner_quotes_before_separators_and_closers() {
+    run(
+        "inner quotes before `;` and closers",
+        &[
+            (
+                r#"{"code": "function f() { return "ok"; }", "file": "a.js"}"#,
+                r#"{"code":"function f() { return \"ok\"; }","file":"a.js"}"#,
+            ),
+            (
+                r#"{"name": "write_file", "arguments": {"path": "g.ts", "content": "export function g() { return "hi"; }"}}"#,
+                r#"{"name":"write_file","arguments":{"path":"g.ts","content":"export function g() { return \"hi\"; }"}}"#,
+            ),
+            (
+                r#"{"msg": "Type "}" to close", "n": 1}"#,
+                r#"{"msg":"Type \"}\" to close","n":1}"#,
+            ),
+            // A `;` between members is still a separator.
+            (r#"{"a": "x"; "b": 2}"#, r#"{"a":"x","b":2}"#),
+            // A closer that closes an inner container before a key is no content.
+            (r#"{"a": {"b": "x"}"c": 1}"#, r#"{"a":{"b":"x"},"c":1}"#),
+            (r#"[["a"]"b", "c"]"#, r#"[["a"],"b","c"]"#),
+        ],
+    );
+    run(
+        "inner quotes before a comma in an array",
+        &[
+            (
+                r#"["She said "no", then left", "next"]"#,
+                r#"["She said \"no\", then left","next"]"#,
+            ),
+            (
+                r#"{"quotes": ["He said "wait", and stopped", "fine"]}"#,
+                r#"{"quotes":["He said \"wait\", and stopped","fine"]}"#,
+            ),
+            (r#"["a", b, "c"]"#, r#"["a","b","c"]"#),
+            (r#"["x", "y"]"#, r#"["x","y"]"#),
+            // One bare word after a string: the comma before it went missing.
+            (r#"["red", "green" blue]"#, r#"["red","green","blue"]"#),
+            (r#"["He said "hi" twice]"#, r#"["He said \"hi\" twice"]"#),
+        ],
+    );
+}
+
+/// A key with quotes inside, and comments inside a concatenation at the top level.
+#[test]
+fn inner_quotes_in_keys_and_top_level_concatenation() {
+    run(
+        "inner quotes in keys",
+        &[
+            (r#"{"the "best" one": 1}"#, r#"{"the \"best\" one":1}"#),
+            (r#"{"name" "Ada", "age" 36}"#, r#"{"name":"Ada","age":36}"#),
+            (r#"{"a" "b": 1}"#, r#"{"a":"b\": 1"}"#),
+        ],
+    );
+    run(
+        "top-level concatenation with comments",
+        &[
+            (r#""a" + /* c */ "b""#, r#""ab""#),
+            (r#""a" /* c */ + "b""#, r#""ab""#),
+            ("\"a\" + // c\n \"b\"", r#""ab""#),
+            (r#""He said "hi" + more""#, r#""He said \"hi\" + more""#),
         ],
     );
 }

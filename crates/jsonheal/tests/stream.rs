@@ -160,6 +160,22 @@ const UNSURE_LLM: &[(&str, &str)] = &[
         "escaped quotes at the start",
         "{\\\"a\\\": [1, 2], \\\"b\\\": \\\"x\\\"}",
     ),
+    (
+        "keys without colons",
+        "{\"name\": \"Ann\", age 31, \"city\": \"Rome\", \"unit\" celsius, n 2}",
+    ),
+    (
+        "code ending in `; }` before the quote",
+        "{\"code\": \"f() { return \"ok\"; }\", \"file\": \"a.js\"}",
+    ),
+    (
+        "closers then a quote",
+        "{\"msg\": \"Type \"}\" to close\", \"n\": 1}",
+    ),
+    (
+        "inner quote before a comma in an array",
+        "[\"She said \"no\", then left\", \"next\", \"green\" blue]",
+    ),
 ];
 
 fn all_docs() -> impl Iterator<Item = (&'static str, &'static str)> {

@@ -327,6 +327,8 @@ struct Parser<'a> {
     options: &'a Options,
     /// `out.len()` right after the last string value, for `"a" + "b"`.
     string_end: Option<usize>,
+    /// The string being read kept a quote as content (`"He said "hi"…`).
+    inner_quote_seen: bool,
     truncated: bool,
     /// Inside a Markdown code fence (between an opening and a closing marker).
     in_fence: bool,
@@ -588,6 +590,7 @@ impl<'a> Parser<'a> {
             stack: Vec::new(),
             options,
             string_end: None,
+            inner_quote_seen: false,
             truncated: false,
             in_fence: false,
             deepest: 0,
@@ -1198,24 +1201,20 @@ impl<'a> Parser<'a> {
             return false;
         }
         let b = self.src;
-        let mut k = self.pos;
-        while k < self.end && is_ws(b[k]) {
-            k += 1;
-        }
-        if k >= self.end || b[k] != b'+' {
+        // Comments may sit between the parts (`"a" + /* c */ "b"`).
+        let plus = self.skip_layout_ahead(self.pos);
+        if plus >= self.end || b[plus] != b'+' {
             return false;
         }
-        let plus = k;
-        k += 1;
-        while k < self.end && is_ws(b[k]) {
-            k += 1;
-        }
+        let k = self.skip_layout_ahead(plus + 1);
         let Some(q) = quote_at(b, k) else {
             return false;
         };
         self.out.pop_ascii();
+        self.skip_ws();
         self.record(RepairKind::Concatenation, plus..plus + 1);
-        self.pos = k;
+        self.pos = plus + 1;
+        self.skip_ws();
         // Errors cannot happen in a string outside any container; treat one as the end.
         self.parse_string(q, StrCtx::TopLevel, true).is_ok()
     }
@@ -1532,6 +1531,25 @@ impl<'a> Parser<'a> {
         None
     }
 
+    /// `NumberLong("42")` and the other numeric wrappers of MongoDB's shell, named at
+    /// `b[start..paren]`, with a quoted JSON number as their argument: the number's range
+    /// and where the call ends.
+    fn quoted_number_call(&self, start: usize, paren: usize) -> Option<(Range<usize>, usize)> {
+        let b = self.src;
+        let numeric = matches!(
+            &b[start..paren],
+            b"NumberLong" | b"NumberInt" | b"NumberDecimal" | b"NumberDouble" | b"Decimal128"
+        );
+        let quote = *b.get(paren + 1)?;
+        if !numeric || !matches!(quote, b'"' | b'\'') {
+            return None;
+        }
+        let from = paren + 2;
+        let end = json_number_end(b, from, self.end)?;
+        (b.get(end) == Some(&quote) && b.get(end + 1) == Some(&b')'))
+            .then_some((from..end, end + 2))
+    }
+
     /// A value that does not start with a quote or bracket: a number, a literal, a wrapper
     /// call, or a bare word. Returns true when it opened a wrapper frame.
     fn parse_bare_value(&mut self, mode: &mut Mode) -> Result<bool, Error> {
@@ -1556,6 +1574,14 @@ impl<'a> Parser<'a> {
                         self.record(RepairKind::UnquotedValue, start..end);
                         return Ok(false);
                     }
+                }
+                if let Some((number, end)) = self.quoted_number_call(start, k) {
+                    // `NumberLong("42")`: Mongo writes 64-bit numbers quoted; the number
+                    // is meant.
+                    self.record(RepairKind::Wrapper, start..end);
+                    self.out.push_input(self.text, number);
+                    self.pos = end;
+                    return Ok(false);
                 }
                 self.pos = k + 1;
                 self.record(RepairKind::Wrapper, start..k + 1);
@@ -1973,6 +1999,13 @@ impl<'a> Parser<'a> {
             // Not even a key: a stray byte.
             i = start + utf8_len(b[start]);
             end = i;
+        } else if let Some(value) = self.value_after_bare_key(start, end, i) {
+            // `count 2}`: the key lost its colon; its last word is the value.
+            end = value;
+            while end > start && is_ws(b[end - 1]) {
+                end -= 1;
+            }
+            i = value;
         }
         self.pos = i;
         self.record(RepairKind::UnquotedKey, start..end);
@@ -1983,6 +2016,28 @@ impl<'a> Parser<'a> {
             self.out.push_input(self.text, start..end);
             self.out.push(b'"');
         }
+    }
+
+    /// For a bare key `b[start..end]` that no colon follows (the byte at `stop` ends the
+    /// member), where its last word starts when that word is a number or a literal: then
+    /// the key lost its colon (`count 2}`, `ok true,`), and that word is its value.
+    fn value_after_bare_key(&self, start: usize, end: usize, stop: usize) -> Option<usize> {
+        let b = self.src;
+        if stop < self.end && !matches!(b[stop], b',' | b'}' | b'\n' | b'\r') {
+            return None;
+        }
+        let space = b[start..end].iter().rposition(|&c| is_ws(c))?;
+        let word = start + space + 1;
+        let plain = |c: &u8| is_ident(*c);
+        if !b[start..start + space]
+            .iter()
+            .all(|c| plain(c) || is_ws(*c))
+        {
+            return None;
+        }
+        let is_value =
+            json_number_end(b, word, end) == Some(end) || literal_word(&b[word..end]).is_some();
+        is_value.then_some(word)
     }
 
     // ---- Colon
@@ -2225,6 +2280,7 @@ impl<'a> Parser<'a> {
         if !continued {
             self.out.push(b'"');
         }
+        self.inner_quote_seen = false;
         // `"C:\new\data"`: in a Windows path every backslash is a separator, even where it
         // would make a valid escape.
         let p = self.pos;
@@ -2330,6 +2386,7 @@ impl<'a> Parser<'a> {
                         return Ok(true);
                     }
                     StrEnd::Inner => {
+                        self.inner_quote_seen = true;
                         self.record(RepairKind::InnerQuote, i..i + len);
                         if len == 1 && c == b'"' {
                             self.out.push_str("\\\"");
@@ -2502,16 +2559,11 @@ impl<'a> Parser<'a> {
         };
         match ctx {
             StrCtx::TopLevel => {
-                let next_quote = |k: usize| {
-                    let mut k = k;
-                    while k < limit && is_ws(b[k]) {
-                        k += 1;
-                    }
-                    quote_at(b, k).is_some()
-                };
+                let next_quote = |k: usize| quote_at(b, self.skip_layout_ahead(k)).is_some();
+                let plus = self.skip_layout_ahead(after);
                 match c {
                     // `"a" + "b"`: joined after the string closes.
-                    b'+' if next_quote(j + 1) => StrEnd::Close,
+                    _ if plus < limit && b[plus] == b'+' && next_quote(plus + 1) => StrEnd::Close,
                     // The next scalar of a sequence (`"a", "b"`, `"a"\n"b"`).
                     b',' if self.top_sequence => StrEnd::Close,
                     _ if self.top_sequence && j > after && quote_at(b, j).is_some() => {
@@ -2530,10 +2582,27 @@ impl<'a> Parser<'a> {
                         m >= limit || matches!(b[m], b',' | b'}')
                     })
                 };
-                if j == after
+                // `{"the "best" one": 1}`: words after the quote run to the key's real end.
+                let words_then_key_end = || {
+                    let line = &b[j..(j + LOOKAHEAD).min(limit)];
+                    line.iter()
+                        .position(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b' ' | b'_')))
+                        .is_some_and(|n| {
+                            line[n] == b'"' && {
+                                let m = self.skip_layout_ahead(j + n + 1);
+                                m < limit && b[m] == b':'
+                            }
+                        })
+                };
+                let word_goes_on = j == after
                     && (c.is_ascii_alphanumeric() || c == b'_')
                     && q != Quote::Single
-                    && !value_follows()
+                    && !value_follows();
+                if word_goes_on
+                    || (q == Quote::Double
+                        && j > after
+                        && c.is_ascii_alphabetic()
+                        && words_then_key_end())
                 {
                     StrEnd::Inner
                 } else {
@@ -2551,7 +2620,12 @@ impl<'a> Parser<'a> {
         match c {
             // `{"content": "{"key": "value"}", "path": …}`: code or JSON inside the string
             // ends in closers right before the real closing quote.
-            b'}' | b']' if self.closing_quote_after_closers(j) => return StrEnd::Inner,
+            // `return "ok"; }"`: code that ends in `;` and closers right before the real
+            // closing quote.
+            b'}' | b']' | b';' if self.closing_quote_after_closers(j) => return StrEnd::Inner,
+            // `"Type "}" to close"`: closers that would end the document, then a quote and
+            // more of the string.
+            b'}' | b']' if self.string_goes_on_after_root_closers(j) => return StrEnd::Inner,
             // `"a[href="x"] { color: red; }"` in an object: a `]` that cannot close the
             // object, then more than a separator, is content.
             b']' if in_object && self.content_goes_on(j + 1) => return StrEnd::Inner,
@@ -2585,6 +2659,11 @@ impl<'a> Parser<'a> {
             b'`' if self.starts_with(j, b"```") => return StrEnd::Close,
             b',' | b';' => {
                 if !in_object {
+                    // `["She said "no", then left", "x"]`: prose up to a quote is the rest
+                    // of the string, not the next element.
+                    if c == b',' && self.prose_then_quote_at(self.skip_layout_ahead(j + 1)) {
+                        return StrEnd::Inner;
+                    }
                     return StrEnd::Close;
                 }
                 let mut k = j + 1;
@@ -2614,9 +2693,13 @@ impl<'a> Parser<'a> {
         } else if j > after
             && (quote_at(b, j).is_some()
                 || matches!(c, b'{' | b'[')
-                || self.scalar_element_follows(j))
+                || self.scalar_element_follows(j)
+                // After an inner quote the word more likely ends the sentence: `["He said
+                // "hi" twice]`.
+                || (!self.inner_quote_seen && self.bare_element_at(j)))
         {
-            // Missing comma between elements: `["x" "y"]`, `["x" 1]`, `["x"\n null]`.
+            // Missing comma between elements: `["x" "y"]`, `["x" 1]`, `["x"\n null]`,
+            // `["x" y]`.
             return StrEnd::Close;
         }
         // `{"a": "x, "b": 2}`: this quote opens the next key, so the string lost its closing
@@ -2682,6 +2765,69 @@ impl<'a> Parser<'a> {
             m += 1;
         }
         m < self.end && matches!(b[m], b',' | b'}' | b']')
+    }
+
+    /// Whether the closers at `j` would close every open container, and right after them
+    /// comes a quote, then more text on the line up to a quote and a separator: the
+    /// document does not end there, so the closers are string content.
+    fn string_goes_on_after_root_closers(&self, j: usize) -> bool {
+        let b = self.src;
+        let limit = (j + LOOKAHEAD).min(self.end);
+        let mut k = j;
+        let mut closers = 0;
+        while k < limit && matches!(b[k], b'}' | b']') {
+            closers += 1;
+            k += 1;
+        }
+        if closers < self.stack.len() || k >= limit || b[k] != b'"' {
+            return false;
+        }
+        let line_end = b[k + 1..limit]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(limit, |n| k + 1 + n);
+        b[k + 1..line_end].iter().enumerate().any(|(n, &c)| {
+            c == b'"' && n > 0 && {
+                let m = self.skip_layout_ahead(k + 2 + n);
+                m < self.end && matches!(b[m], b',' | b'}' | b']')
+            }
+        })
+    }
+
+    /// Whether one bare word starts at `k` and ends the element: spaces, then `,` or `]`.
+    fn bare_element_at(&self, k: usize) -> bool {
+        let b = self.src;
+        if k >= self.end || !is_ident_start(b[k]) {
+            return false;
+        }
+        let limit = (k + 64).min(self.end);
+        let mut m = k;
+        while m < limit && is_ident(b[m]) {
+            m += 1;
+        }
+        while m < self.end && matches!(b[m], b' ' | b'\t') {
+            m += 1;
+        }
+        m < self.end && matches!(b[m], b',' | b']')
+    }
+
+    /// Whether words that are no value (`then left"`) start at `k` and run on the same line
+    /// to a quote that ends a string: a separator, a closer or the end follows it.
+    fn prose_then_quote_at(&self, k: usize) -> bool {
+        let b = self.src;
+        if k >= self.end || !b[k].is_ascii_alphabetic() || self.scalar_element_follows(k) {
+            return false;
+        }
+        let limit = (k + LOOKAHEAD).min(self.end);
+        let mut m = k;
+        while m < limit && !matches!(b[m], b'"' | b',' | b']' | b'}' | b'[' | b'{' | b'\n') {
+            m += 1;
+        }
+        if m >= limit || b[m] != b'"' || !b[k..m].contains(&b' ') {
+            return false;
+        }
+        let e = self.skip_layout_ahead(m + 1);
+        e >= self.end || matches!(b[e], b',' | b']' | b'}')
     }
 
     /// Whether a whole number or literal starts at `k` and ends at an element boundary
@@ -2771,10 +2917,16 @@ impl<'a> Parser<'a> {
             return match self.scan_quoted(k, q, LOOKAHEAD) {
                 Some(after) => {
                     let m = self.skip_layout_ahead(after);
-                    m < self.end && (b[m] == b':' || (m > after && self.value_starts_at(m)))
+                    m < self.end
+                        && (b[m] == b':'
+                            || (m > after
+                                && (self.value_starts_at(m) || self.bare_member_value_at(m))))
                 }
                 None => false,
             };
+        }
+        if self.key_without_colon_at(k) {
+            return true;
         }
         if k < self.end && (is_ident_start(b[k]) || b[k].is_ascii_digit() || b[k] == b'@') {
             let limit = (k + 64).min(self.end);
@@ -2797,6 +2949,58 @@ impl<'a> Parser<'a> {
             return m < self.end && b[m] == b':' && b.get(m + 1) != Some(&b'/');
         }
         false
+    }
+
+    /// Whether a bare key that lost its colon starts at `k`: one word, spaces, then a value
+    /// that ends the member (`age 31,`, `status "open"}`, `mode strict}`).
+    fn key_without_colon_at(&self, k: usize) -> bool {
+        let b = self.src;
+        if k >= self.end || !is_ident_start(b[k]) {
+            return false;
+        }
+        let limit = (k + 64).min(self.end);
+        let mut m = k;
+        while m < limit && is_ident(b[m]) {
+            m += 1;
+        }
+        let word_end = m;
+        while m < limit && matches!(b[m], b' ' | b'\t') {
+            m += 1;
+        }
+        if m == word_end || m >= self.end {
+            return false;
+        }
+        if let Some(q) = quote_at(b, m) {
+            return self.scan_quoted(m, q, LOOKAHEAD).is_some_and(|after| {
+                let e = self.skip_layout_ahead(after);
+                e >= self.end || matches!(b[e], b',' | b'}')
+            });
+        }
+        self.bare_member_value_at(m)
+    }
+
+    /// Whether a number, a literal or a single bare word starts at `m` and ends the member:
+    /// only spaces, then `,` `}` or a line break, follow it.
+    fn bare_member_value_at(&self, m: usize) -> bool {
+        let b = self.src;
+        let limit = (m + 64).min(self.end);
+        let mut e = m;
+        match b.get(m) {
+            Some(b'-' | b'0'..=b'9') => match json_number_end(b, m, self.end) {
+                Some(end) => e = end,
+                None => return false,
+            },
+            Some(&c) if is_ident_start(c) => {
+                while e < limit && is_ident(b[e]) {
+                    e += 1;
+                }
+            }
+            _ => return false,
+        }
+        while e < self.end && matches!(b[e], b' ' | b'\t' | b'\r') {
+            e += 1;
+        }
+        e >= self.end || matches!(b[e], b',' | b'}' | b'\n')
     }
 
     /// Whether a value that is plainly one starts at `m`: a quote, a bracket, or a whole
