@@ -28,6 +28,19 @@ fn pretty_and_compact() {
     assert_eq!(stdout(&o), "{\n  \"a\": [\n    1\n  ]\n}\n");
     let o = jsonheal(&["repair", "--compact"], "{ \"a\" : [ 1 ] }");
     assert_eq!(stdout(&o), "{\"a\":[1]}\n");
+    // Numbers and escapes stay as written: only the layout changes.
+    let doc = "{\"n\": 1e2, \"m\": 1E5, \"f\": 1.10, \"s\": \"caf\\u00e9\"}";
+    let o = jsonheal(&["repair", "--compact"], doc);
+    assert_eq!(
+        stdout(&o),
+        "{\"n\":1e2,\"m\":1E5,\"f\":1.10,\"s\":\"caf\\u00e9\"}\n"
+    );
+    let o = jsonheal(&["repair", "--pretty"], doc);
+    assert!(
+        stdout(&o).contains("  \"n\": 1e2,\n  \"m\": 1E5,"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]

@@ -14,14 +14,15 @@
 //! Beyond the repair engine the crate holds the layers built on it: [`args`] normalises a
 //! tool call's arguments into an object, [`tool_input`] is a storage codec for them,
 //! [`quotes`] folds typographic quotes, [`extract`] picks the answer out of a reply,
-//! [`schema`] coerces and validates against a JSON Schema, and [`stream`] repairs as the
-//! text arrives.
+//! [`schema`] coerces and validates against a JSON Schema, [`stream`] repairs as the text
+//! arrives, and [`format`] re-spaces JSON text without touching its numbers or strings.
 
 mod error;
 mod repair;
 
 pub mod args;
 pub mod extract;
+pub mod format;
 pub mod quotes;
 pub mod schema;
 pub mod stream;

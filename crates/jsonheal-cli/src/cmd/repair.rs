@@ -117,13 +117,11 @@ pub fn run(args: RepairArgs) -> anyhow::Result<ExitCode> {
     if args.explain {
         explain(&input, &repaired)?;
     }
-    let text = if args.pretty || args.compact {
-        let value = repaired.value()?;
-        if args.pretty {
-            serde_json::to_string_pretty(&value)?
-        } else {
-            serde_json::to_string(&value)?
-        }
+    // Re-spaced as text: numbers and strings stay as written (`1e2` is not `1e+2`).
+    let text = if args.pretty {
+        jsonheal::format::pretty(&repaired.text)
+    } else if args.compact {
+        jsonheal::format::compact(&repaired.text)
     } else {
         repaired.text
     };
@@ -232,7 +230,6 @@ fn process_line(line: &str, options: &Options, out: &mut Vec<u8>) {
     let Some(input) = parsed.input else {
         return write_error(out, &parsed.id, "malformed input line: missing `input`");
     };
-    let start = out.len();
     match jsonheal::repair_with(&input, options) {
         Ok(r) => {
             out.extend_from_slice(b"{\"id\":");
@@ -240,13 +237,7 @@ fn process_line(line: &str, options: &Options, out: &mut Vec<u8>) {
             out.extend_from_slice(b",\"ok\":true,\"value\":");
             if has_line_break(&r.text) {
                 // Valid input keeps its layout; a JSON Lines record must stay on one line.
-                match r.value() {
-                    Ok(v) => write_value(out, &v),
-                    Err(e) => {
-                        out.truncate(start);
-                        return write_error(out, &parsed.id, &e.to_string());
-                    }
-                }
+                out.extend_from_slice(jsonheal::format::compact(&r.text).as_bytes());
             } else {
                 out.extend_from_slice(r.text.as_bytes());
             }
