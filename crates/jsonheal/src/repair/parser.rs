@@ -1999,7 +1999,10 @@ impl<'a> Parser<'a> {
             // Not even a key: a stray byte.
             i = start + utf8_len(b[start]);
             end = i;
-        } else if let Some(value) = self.value_after_bare_key(start, end, i) {
+        } else if let Some(value) = (i >= self.end || matches!(b[i], b',' | b'}' | b'\n' | b'\r'))
+            .then(|| self.value_after_bare_key(start, end))
+            .flatten()
+        {
             // `count 2}`: the key lost its colon; its last word is the value.
             end = value;
             while end > start && is_ws(b[end - 1]) {
@@ -2018,14 +2021,12 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// For a bare key `b[start..end]` that no colon follows (the byte at `stop` ends the
-    /// member), where its last word starts when that word is a number or a literal: then
-    /// the key lost its colon (`count 2}`, `ok true,`), and that word is its value.
-    fn value_after_bare_key(&self, start: usize, end: usize, stop: usize) -> Option<usize> {
+    /// For a bare key `b[start..end]` that no colon follows (the member ends after it),
+    /// where its last word starts when that word is a number or a literal: then the key
+    /// lost its colon (`count 2}`, `ok true,`), and that word is its value.
+    #[cold]
+    fn value_after_bare_key(&self, start: usize, end: usize) -> Option<usize> {
         let b = self.src;
-        if stop < self.end && !matches!(b[stop], b',' | b'}' | b'\n' | b'\r') {
-            return None;
-        }
         let space = b[start..end].iter().rposition(|&c| is_ws(c))?;
         let word = start + space + 1;
         let plain = |c: &u8| is_ident(*c);
@@ -2661,7 +2662,7 @@ impl<'a> Parser<'a> {
                 if !in_object {
                     // `["She said "no", then left", "x"]`: prose up to a quote is the rest
                     // of the string, not the next element.
-                    if c == b',' && self.prose_then_quote_at(self.skip_layout_ahead(j + 1)) {
+                    if c == b',' && self.prose_then_quote_at(j + 1) {
                         return StrEnd::Inner;
                     }
                     return StrEnd::Close;
@@ -2773,13 +2774,16 @@ impl<'a> Parser<'a> {
     fn string_goes_on_after_root_closers(&self, j: usize) -> bool {
         let b = self.src;
         let limit = (j + LOOKAHEAD).min(self.end);
-        let mut k = j;
-        let mut closers = 0;
-        while k < limit && matches!(b[k], b'}' | b']') {
-            closers += 1;
-            k += 1;
+        // Closers for every open container (mostly one is there, and more is open).
+        let k = j + self.stack.len();
+        if k >= limit || !b[j..k].iter().all(|&c| matches!(c, b'}' | b']')) {
+            return false;
         }
-        if closers < self.stack.len() || k >= limit || b[k] != b'"' {
+        let k = k + b[k..limit]
+            .iter()
+            .take_while(|&&c| matches!(c, b'}' | b']'))
+            .count();
+        if k >= limit || b[k] != b'"' {
             return false;
         }
         let line_end = b[k + 1..limit]
@@ -2811,10 +2815,13 @@ impl<'a> Parser<'a> {
         m < self.end && matches!(b[m], b',' | b']')
     }
 
-    /// Whether words that are no value (`then left"`) start at `k` and run on the same line
-    /// to a quote that ends a string: a separator, a closer or the end follows it.
-    fn prose_then_quote_at(&self, k: usize) -> bool {
+    /// Whether words that are no value (`then left"`) start at `k` (after spaces) and run on
+    /// the same line to a quote that ends a string: a separator, a closer or the end follows.
+    fn prose_then_quote_at(&self, mut k: usize) -> bool {
         let b = self.src;
+        while k < self.end && matches!(b[k], b' ' | b'\t') {
+            k += 1;
+        }
         if k >= self.end || !b[k].is_ascii_alphabetic() || self.scalar_element_follows(k) {
             return false;
         }
@@ -2925,9 +2932,6 @@ impl<'a> Parser<'a> {
                 None => false,
             };
         }
-        if self.key_without_colon_at(k) {
-            return true;
-        }
         if k < self.end && (is_ident_start(b[k]) || b[k].is_ascii_digit() || b[k] == b'@') {
             let limit = (k + 64).min(self.end);
             let mut m = k;
@@ -2946,7 +2950,8 @@ impl<'a> Parser<'a> {
                 }
             }
             let m = self.skip_layout_ahead(m);
-            return m < self.end && b[m] == b':' && b.get(m + 1) != Some(&b'/');
+            return (m < self.end && b[m] == b':' && b.get(m + 1) != Some(&b'/'))
+                || self.key_without_colon_at(k);
         }
         false
     }
