@@ -59,6 +59,11 @@ use serde_json::{Map, Number, Value};
 
 use crate::{repair_with, Error, NonFinite, Options, Repaired};
 
+/// A string element of an array inside an object may turn out to be the object's next key
+/// (`{"tags": ["a", "count": 2}`: the `]` went missing) while it is at most this long and on
+/// one line; the engine reads it so then, and the stream holds such an element back.
+pub(crate) const KEY_LIKE_LEN: usize = 64;
+
 /// Nesting deeper than this freezes the stream: it bounds the recursion of
 /// [`Repairer::snapshot`] and of dropping the value it returns.
 const STREAM_DEPTH_LIMIT: usize = 512;
@@ -560,6 +565,10 @@ struct Parser {
     /// (`{\"a\": 1}`): until that is ruled out, nothing after the bracket is read. `None`
     /// once ruled out; otherwise where the search for the first bracket goes on.
     escape_check: Option<usize>,
+    /// A short string element of an array inside an object, not shown yet: it may be the
+    /// object's next key (see `KEY_LIKE_LEN`). Where its opening quote is in the text, and
+    /// where its content starts in the arena.
+    deferred: Option<(usize, usize)>,
 }
 
 impl Parser {
@@ -595,6 +604,7 @@ impl Parser {
             last_append: None,
             revision: 0,
             escape_check: Some(0),
+            deferred: None,
             depth_limit: options.max_depth.min(STREAM_DEPTH_LIMIT),
             non_finite: options.non_finite,
         }
@@ -692,6 +702,7 @@ impl Parser {
 
     fn freeze(&mut self) -> Step {
         self.mode = Mode::Frozen;
+        self.deferred = None;
         self.pending = None;
         self.pending_key = false;
         self.comment = None;
@@ -990,6 +1001,11 @@ impl Parser {
     /// the quote content (`"He said "hi""`) or is a repair the stream leaves to `finish`.
     /// `self.pos` is at the first non-space byte after the quote.
     fn after_string(&mut self, bytes: &[u8], after: usize) -> Step {
+        // A held-back element is a key only if a `:` follows its first closing quote; when
+        // that quote stays content instead, the engine reads no key either.
+        if self.deferred.is_some() && bytes[self.pos] != b':' {
+            self.show_deferred();
+        }
         let object = self.stack.last().is_some_and(|f| f.object);
         let closes = match bytes[self.pos] {
             // Unless a quote right after the closers ends the string (the engine's rule).
@@ -1045,7 +1061,17 @@ impl Parser {
         let from = self.arena.len();
         let step = self.string_run(text, quote, key, windows);
         if !key {
-            self.grew(from);
+            if let Some((open, _)) = self.deferred {
+                // Raw content so far (the closing quote, if read, aside), as the engine
+                // measures it.
+                let end = self.pos - usize::from(self.string_end.is_some());
+                let raw = text.as_bytes().get(open + 1..end).unwrap_or_default();
+                if raw.len() > KEY_LIKE_LEN || memchr::memchr(b'\n', raw).is_some() {
+                    self.show_deferred();
+                }
+            } else {
+                self.grew(from);
+            }
         }
         step
     }
@@ -1413,11 +1439,15 @@ impl Parser {
 
     fn open_string(&mut self, quote: u8, windows: bool) -> Step {
         let at = self.arena.len();
-        let Some(id) = self.attach(Kind::Str, (at, at)) else {
-            return self.freeze();
-        };
-        self.current = id;
-        self.current_path_known = false;
+        if self.object_below_arrays() {
+            self.deferred = Some((self.pos, at));
+        } else {
+            let Some(id) = self.attach(Kind::Str, (at, at)) else {
+                return self.freeze();
+            };
+            self.current = id;
+            self.current_path_known = false;
+        }
         self.member = self.stack.last().is_some_and(|f| f.object);
         self.held.clear();
         self.pos += 1;
@@ -1427,6 +1457,29 @@ impl Parser {
             windows,
         };
         Step::Go
+    }
+
+    /// Whether the innermost container is an array inside an object (through arrays only):
+    /// a short string element there may be the object's next key (see `KEY_LIKE_LEN`).
+    fn object_below_arrays(&self) -> bool {
+        let mut frames = self.stack.iter().rev();
+        frames.next().is_some_and(|f| !f.object) && frames.find(|f| f.object).is_some()
+    }
+
+    /// The held-back string element is a string after all: show it, with its content so far.
+    fn show_deferred(&mut self) {
+        let Some((_, start)) = self.deferred.take() else {
+            return;
+        };
+        match self.attach(Kind::Str, (start, self.arena.len())) {
+            Some(id) => {
+                self.current = id;
+                self.current_path_known = false;
+            }
+            None => {
+                self.freeze();
+            }
+        }
     }
 
     fn commit_pending(&mut self) {
@@ -1446,7 +1499,7 @@ impl Parser {
     /// The string value being read grew: `arena[from..]` is new content (the string being
     /// read is the arena's last text, so it grows in place).
     fn grew(&mut self, from: usize) {
-        if self.arena.len() == from {
+        if self.arena.len() == from || self.deferred.is_some() {
             return;
         }
         if let Some(node) = self.nodes.get_mut(self.current) {

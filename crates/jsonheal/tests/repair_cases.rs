@@ -1413,3 +1413,65 @@ fn inner_quotes_in_keys_and_top_level_concatenation() {
         ],
     );
 }
+
+/// An array inside an object lost its `]`: the next member's key shows where it ended.
+#[test]
+fn arrays_left_open_before_the_next_key() {
+    run(
+        "arrays left open before a key",
+        &[
+            (
+                r#"{"tags": ["a", "b", "count": 2}"#,
+                r#"{"tags":["a","b"],"count":2}"#,
+            ),
+            (
+                r#"{"ids": [1, 2, 3, "total": 3}"#,
+                r#"{"ids":[1,2,3],"total":3}"#,
+            ),
+            (
+                r#"{"items": [{"id": 1}, {"id": 2}, "next": null}"#,
+                r#"{"items":[{"id":1},{"id":2}],"next":null}"#,
+            ),
+            (
+                r#"{"a": [1, 2, "b": [3, 4], "c": 5}"#,
+                r#"{"a":[1,2],"b":[3,4],"c":5}"#,
+            ),
+            (
+                "{\n  \"scores\": [\n    0.9,\n    0.8,\n  \"mean\": 0.85\n}",
+                r#"{"scores":[0.9,0.8],"mean":0.85}"#,
+            ),
+            (
+                r#"{'files': ['a.py', 'b.py', 'message': 'fix: lint'}"#,
+                r#"{"files":["a.py","b.py"],"message":"fix: lint"}"#,
+            ),
+            (
+                r#"{"tags": ["x", "y" "count": 2}"#,
+                r#"{"tags":["x","y"],"count":2}"#,
+            ),
+            (
+                r#"[{"id": 1, "tags": ["a", "b", "score": 0.5}, {"id": 2, "tags": [], "score": 0.1}]"#,
+                r#"[{"id":1,"tags":["a","b"],"score":0.5},{"id":2,"tags":[],"score":0.1}]"#,
+            ),
+            (r#"{"a": [1, [2, 3, "b": 4}"#, r#"{"a":[1,[2,3]],"b":4}"#),
+            (r#"{"a": ["x", "y", "b": 3"#, r#"{"a":["x","y"],"b":3}"#),
+            (
+                r#"{files: ["a.py", "b.py", message: "fix: lint"}"#,
+                r#"{"files":["a.py","b.py"],"message":"fix: lint"}"#,
+            ),
+            (r#"{"a": [x, y, n: 2}"#, r#"{"a":["x","y"],"n":2}"#),
+            // Not keys: a colon inside the text, a URL, an array at the root.
+            (
+                r#"{"links": [http://x.com, "b"]}"#,
+                r#"{"links":["http://x.com","b"]}"#,
+            ),
+            (
+                r#"{"times": ["at 10:30", "b"]}"#,
+                r#"{"times":["at 10:30","b"]}"#,
+            ),
+            (
+                r#"{"notes": ["see: below", "b"]}"#,
+                r#"{"notes":["see: below","b"]}"#,
+            ),
+        ],
+    );
+}

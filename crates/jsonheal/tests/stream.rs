@@ -176,6 +176,10 @@ const UNSURE_LLM: &[(&str, &str)] = &[
         "inner quote before a comma in an array",
         "[\"She said \"no\", then left\", \"next\", \"green\" blue]",
     ),
+    (
+        "an array left open before the next key",
+        "{\"tags\": [\"a\", \"b\", \"count\": 2, \"m\": [[1, \"x\", \"k\": [\"y\"]}",
+    ),
 ];
 
 fn all_docs() -> impl Iterator<Item = (&'static str, &'static str)> {
@@ -468,6 +472,32 @@ fn duplicate_keys_freeze_and_agree_with_keep_first() {
         Some(&fin),
     );
     assert_eq!(r.finish(), repair_with(text, &first));
+}
+
+/// In an array inside an object a short string element may be the object's next key (the
+/// array lost its `]`): it appears once its quote is followed by something else than `:`,
+/// or once it is too long for a key. Elsewhere strings appear as they open.
+#[test]
+fn short_strings_in_arrays_in_objects_wait_for_their_quote() {
+    let long = "x".repeat(80);
+    let cases = [
+        (r#"{"tags": ["ab"#.to_owned(), json!({"tags": []})),
+        (r#"{"tags": ["ab""#.to_owned(), json!({"tags": []})),
+        (r#"{"tags": ["ab","#.to_owned(), json!({"tags": ["ab"]})),
+        (r#"{"tags": ["ab"]"#.to_owned(), json!({"tags": ["ab"]})),
+        (r#"{"tags": ["ab" :"#.to_owned(), json!({"tags": []})),
+        (format!(r#"{{"tags": ["{long}"#), json!({"tags": [long]})),
+        ("{\"tags\": [\"a\nb".to_owned(), json!({"tags": ["a\nb"]})),
+        (r#"["ab"#.to_owned(), json!(["ab"])),
+        (r#"[["ab"#.to_owned(), json!([["ab"]])),
+    ];
+    for (text, want) in cases {
+        let mut r = Repairer::new();
+        r.push(&text);
+        assert_eq!(r.snapshot(), Some(want), "after {text:?}");
+    }
+    let fixed = repair(r#"{"tags": ["a", "count": 2}"#).unwrap();
+    assert_eq!(fixed.value().unwrap(), json!({"tags": ["a"], "count": 2}));
 }
 
 #[test]

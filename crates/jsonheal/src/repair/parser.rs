@@ -329,6 +329,8 @@ struct Parser<'a> {
     string_end: Option<usize>,
     /// The string being read kept a quote as content (`"He said "hi"…`).
     inner_quote_seen: bool,
+    /// Where the string being read opened (its quote's offset).
+    string_open: usize,
     truncated: bool,
     /// Inside a Markdown code fence (between an opening and a closing marker).
     in_fence: bool,
@@ -591,6 +593,7 @@ impl<'a> Parser<'a> {
             options,
             string_end: None,
             inner_quote_seen: false,
+            string_open: 0,
             truncated: false,
             in_fence: false,
             deepest: 0,
@@ -1422,6 +1425,13 @@ impl<'a> Parser<'a> {
         if c == 0xE2 && self.starts_with(self.pos, "\u{2026}".as_bytes()) {
             return self.ellipsis(mode, 3);
         }
+        if top == Some(FrameKind::Array) && is_ident_start(c) && self.object_below_arrays() {
+            if let Some(colon) = self.bare_key_colon(self.pos) {
+                // `{files: ["a.py", message: "fix"}`: the array lost its `]`.
+                self.close_arrays_before_bare_key(colon, mode);
+                return Ok(());
+            }
+        }
         if !in_member {
             self.begin_item();
         }
@@ -2131,6 +2141,12 @@ impl<'a> Parser<'a> {
                     _ => self.record(RepairKind::InvalidCharacter, plus..plus + 1),
                 }
             }
+            b':' if top == Some(FrameKind::Array)
+                && self.string_end == Some(self.out.len())
+                && self.object_below_arrays() =>
+            {
+                self.close_arrays_before_key(mode);
+            }
             b':' => {
                 // `["a": 1]` or a doubled colon: drop it.
                 self.record(RepairKind::InvalidCharacter, self.pos..self.pos + 1);
@@ -2156,6 +2172,72 @@ impl<'a> Parser<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The string element just written is the next key of the object around the array
+    /// (`{"tags": ["a", "b", "count": 2}`): take it out, close the arrays, and go on with
+    /// it as a member.
+    fn close_arrays_before_key(&mut self, mode: &mut Mode) {
+        let Some(array) = self.stack.last_mut() else {
+            return;
+        };
+        // The element starts after the comma written before it, if any.
+        let key_start = array.checkpoint + usize::from(array.count > 1);
+        let key = self.out.slice(key_start..self.out.len()).to_owned();
+        self.out.truncate(array.checkpoint);
+        array.count = array.count.saturating_sub(1);
+        self.record(RepairKind::MissingCloser, self.pos..self.pos);
+        while self.top_kind() == Some(FrameKind::Array) {
+            self.close_top();
+        }
+        self.begin_item();
+        self.out.push_str(&key);
+        self.out.push(b':');
+        self.pos += 1;
+        self.string_end = None;
+        *mode = Mode::Value;
+    }
+
+    /// Where the colon is when a bare key starts at `k`: one word, spaces, `:` and a value
+    /// (not `//`: `http://…` is a URL).
+    fn bare_key_colon(&self, k: usize) -> Option<usize> {
+        let b = self.src;
+        let limit = (k + 64).min(self.end);
+        let mut m = k;
+        while m < limit && is_ident(b[m]) {
+            m += 1;
+        }
+        while m < limit && matches!(b[m], b' ' | b'\t') {
+            m += 1;
+        }
+        if m >= limit || b[m] != b':' || b.get(m + 1) == Some(&b'/') {
+            return None;
+        }
+        let v = self.skip_layout_ahead(m + 1);
+        (self.value_starts_at(v) || self.bare_member_value_at(v)).then_some(m)
+    }
+
+    /// The bare word at `self.pos` is the next key of the object around the array: close
+    /// the arrays and go on with the member's value after `colon`.
+    fn close_arrays_before_bare_key(&mut self, colon: usize, mode: &mut Mode) {
+        let b = self.src;
+        let start = self.pos;
+        let mut end = colon;
+        while end > start && is_ws(b[end - 1]) {
+            end -= 1;
+        }
+        self.record(RepairKind::MissingCloser, start..start);
+        while self.top_kind() == Some(FrameKind::Array) {
+            self.close_top();
+        }
+        self.begin_item();
+        self.record(RepairKind::UnquotedKey, start..end);
+        self.out.push(b'"');
+        self.out.push_input(self.text, start..end);
+        self.out.push(b'"');
+        self.out.push(b':');
+        self.pos = colon + 1;
+        *mode = Mode::Value;
     }
 
     /// Skip the rest of a wrapper's argument list up to its `)`.
@@ -2282,6 +2364,7 @@ impl<'a> Parser<'a> {
             self.out.push(b'"');
         }
         self.inner_quote_seen = false;
+        self.string_open = open;
         // `"C:\new\data"`: in a Windows path every backslash is a separator, even where it
         // would make a valid escape.
         let p = self.pos;
@@ -2638,6 +2721,9 @@ impl<'a> Parser<'a> {
                 return StrEnd::Close
             }
             b':' if top.is_none() => return StrEnd::Close,
+            // `{"tags": ["a", "b", "count": 2}`: a key, so the array lost its `]` (see
+            // `close_arrays_before_key`).
+            b':' if self.key_in_open_array(after) => return StrEnd::Close,
             b'+' => {
                 // Comments may sit between the parts (`"x" + /* c */ "y"`).
                 let k = self.skip_layout_ahead(j + 1);
@@ -2711,6 +2797,39 @@ impl<'a> Parser<'a> {
             return StrEnd::Unterminated;
         }
         StrEnd::Inner
+    }
+
+    /// Whether the string element that ends just before `after` is a key after all: it is
+    /// short and on one line, a value follows its colon, and the array it is in is open
+    /// inside an object (through arrays only), whose `]` went missing. The stream holds such
+    /// elements back while they are this short (`stream::KEY_LIKE_LEN`).
+    fn key_in_open_array(&self, after: usize) -> bool {
+        let b = self.src;
+        let content = b
+            .get(self.string_open + 1..after.saturating_sub(1))
+            .unwrap_or_default();
+        if self.inner_quote_seen
+            || content.len() > crate::stream::KEY_LIKE_LEN
+            || content.contains(&b'\n')
+            || !self.object_below_arrays()
+        {
+            return false;
+        }
+        let colon = self.skip_layout_ahead(after);
+        colon < self.end && b[colon] == b':' && {
+            let m = self.skip_layout_ahead(colon + 1);
+            self.value_starts_at(m) || self.bare_member_value_at(m)
+        }
+    }
+
+    /// Whether the innermost frame is an array and, below it and any arrays around it, an
+    /// object is open.
+    fn object_below_arrays(&self) -> bool {
+        let mut frames = self.stack.iter().rev();
+        frames.next().is_some_and(|f| f.kind == FrameKind::Array)
+            && frames
+                .find(|f| f.kind != FrameKind::Array)
+                .is_some_and(|f| f.kind == FrameKind::Object)
     }
 
     /// After a wrong closer at `k - 1`: neither a separator, a closer, a comment nor the end
