@@ -1059,8 +1059,10 @@ impl Parser {
     /// into the arena in one run, and the node and the events learn of the growth once.
     fn string(&mut self, text: &str, quote: u8, key: bool, windows: bool) -> Step {
         let from = self.arena.len();
+        let deferred = self.deferred.is_some();
         let step = self.string_run(text, quote, key, windows);
-        if !key {
+        if !key && deferred {
+            // (A freeze inside the run dropped the held-back element: nothing to show.)
             if let Some((open, _)) = self.deferred {
                 // Raw content so far (the closing quote, if read, aside), as the engine
                 // measures it.
@@ -1069,9 +1071,9 @@ impl Parser {
                 if raw.len() > KEY_LIKE_LEN || memchr::memchr(b'\n', raw).is_some() {
                     self.show_deferred();
                 }
-            } else {
-                self.grew(from);
             }
+        } else if !key {
+            self.grew(from);
         }
         step
     }

@@ -180,6 +180,10 @@ const UNSURE_LLM: &[(&str, &str)] = &[
         "an array left open before the next key",
         "{\"tags\": [\"a\", \"b\", \"count\": 2, \"m\": [[1, \"x\", \"k\": [\"y\"]}",
     ),
+    (
+        "a freeze inside a held-back element",
+        "{\"b\": [\"two\", \"+\u{201c}q\u{201d}]three\"], \"c\": 1}",
+    ),
 ];
 
 fn all_docs() -> impl Iterator<Item = (&'static str, &'static str)> {
