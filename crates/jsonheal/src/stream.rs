@@ -59,9 +59,11 @@ use serde_json::{Map, Number, Value};
 
 use crate::{repair_with, Error, NonFinite, Options, Repaired};
 
-/// A string element of an array inside an object may turn out to be the object's next key
-/// (`{"tags": ["a", "count": 2}`: the `]` went missing) while it is at most this long and on
-/// one line; the engine reads it so then, and the stream holds such an element back.
+/// A string element of an array may turn out to be a key while it is at most this long and
+/// on one line, when a `:` follows it: of the object around the array, whose `]` went
+/// missing (`{"tags": ["a", "count": 2}`), or of an object in the array that lost its `{`
+/// (`[{"a": 1}, "b": 2}]`). The stream holds such an element back until it is longer or
+/// its closing quote is followed by something else.
 pub(crate) const KEY_LIKE_LEN: usize = 64;
 
 /// Nesting deeper than this freezes the stream: it bounds the recursion of
@@ -565,8 +567,8 @@ struct Parser {
     /// (`{\"a\": 1}`): until that is ruled out, nothing after the bracket is read. `None`
     /// once ruled out; otherwise where the search for the first bracket goes on.
     escape_check: Option<usize>,
-    /// A short string element of an array inside an object, not shown yet: it may be the
-    /// object's next key (see `KEY_LIKE_LEN`). Where its opening quote is in the text, and
+    /// A short string element of an array, not shown yet: it may be a key (see
+    /// `KEY_LIKE_LEN`). Where its opening quote is in the text, and
     /// where its content starts in the arena.
     deferred: Option<(usize, usize)>,
 }
@@ -1441,7 +1443,7 @@ impl Parser {
 
     fn open_string(&mut self, quote: u8, windows: bool) -> Step {
         let at = self.arena.len();
-        if self.object_below_arrays() {
+        if self.stack.last().is_some_and(|f| !f.object) {
             self.deferred = Some((self.pos, at));
         } else {
             let Some(id) = self.attach(Kind::Str, (at, at)) else {
@@ -1459,13 +1461,6 @@ impl Parser {
             windows,
         };
         Step::Go
-    }
-
-    /// Whether the innermost container is an array inside an object (through arrays only):
-    /// a short string element there may be the object's next key (see `KEY_LIKE_LEN`).
-    fn object_below_arrays(&self) -> bool {
-        let mut frames = self.stack.iter().rev();
-        frames.next().is_some_and(|f| !f.object) && frames.find(|f| f.object).is_some()
     }
 
     /// The held-back string element is a string after all: show it, with its content so far.

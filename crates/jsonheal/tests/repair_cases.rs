@@ -1459,6 +1459,24 @@ fn arrays_left_open_before_the_next_key() {
                 r#"{"files":["a.py","b.py"],"message":"fix: lint"}"#,
             ),
             (r#"{"a": [x, y, n: 2}"#, r#"{"a":["x","y"],"n":2}"#),
+            // The object in the array lost its `{`: the closers after it say so.
+            (r#"[{"a": 1}, "b": 2}]"#, r#"[{"a":1},{"b":2}]"#),
+            (
+                r#"["a", "b": 2, "c": 3}, "d"]"#,
+                r#"["a",{"b":2,"c":3},"d"]"#,
+            ),
+            (
+                r#"{"users": [{"id": 1, "n": "a"}, "id": 2, "n": "b"}]}"#,
+                r#"{"users":[{"id":1,"n":"a"},{"id":2,"n":"b"}]}"#,
+            ),
+            (
+                r#"{"users": [{"id": 1}, "id": 2}, {"id": 3}]}"#,
+                r#"{"users":[{"id":1},{"id":2},{"id":3}]}"#,
+            ),
+            (
+                r#"Result: {"tags": ["a", "count": 2} Hope this helps :)"#,
+                r#"{"tags":["a"],"count":2}"#,
+            ),
             // Not keys: a colon inside the text, a URL, an array at the root.
             (
                 r#"{"links": [http://x.com, "b"]}"#,

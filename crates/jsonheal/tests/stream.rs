@@ -478,11 +478,11 @@ fn duplicate_keys_freeze_and_agree_with_keep_first() {
     assert_eq!(r.finish(), repair_with(text, &first));
 }
 
-/// In an array inside an object a short string element may be the object's next key (the
-/// array lost its `]`): it appears once its quote is followed by something else than `:`,
-/// or once it is too long for a key. Elsewhere strings appear as they open.
+/// A short string element of an array may be a key (the array lost its `]`, or the object
+/// the key opens lost its `{`): it appears once its quote is followed by something else than
+/// `:`, or once it is too long for a key. Member values appear as they open.
 #[test]
-fn short_strings_in_arrays_in_objects_wait_for_their_quote() {
+fn short_strings_in_arrays_wait_for_their_quote() {
     let long = "x".repeat(80);
     let cases = [
         (r#"{"tags": ["ab"#.to_owned(), json!({"tags": []})),
@@ -492,8 +492,9 @@ fn short_strings_in_arrays_in_objects_wait_for_their_quote() {
         (r#"{"tags": ["ab" :"#.to_owned(), json!({"tags": []})),
         (format!(r#"{{"tags": ["{long}"#), json!({"tags": [long]})),
         ("{\"tags\": [\"a\nb".to_owned(), json!({"tags": ["a\nb"]})),
-        (r#"["ab"#.to_owned(), json!(["ab"])),
-        (r#"[["ab"#.to_owned(), json!([["ab"]])),
+        (r#"["ab"#.to_owned(), json!([])),
+        (r#"["ab", "#.to_owned(), json!(["ab"])),
+        (r#"{"a": "ab"#.to_owned(), json!({"a": "ab"})),
     ];
     for (text, want) in cases {
         let mut r = Repairer::new();
@@ -502,6 +503,8 @@ fn short_strings_in_arrays_in_objects_wait_for_their_quote() {
     }
     let fixed = repair(r#"{"tags": ["a", "count": 2}"#).unwrap();
     assert_eq!(fixed.value().unwrap(), json!({"tags": ["a"], "count": 2}));
+    let fixed = repair(r#"["a", "b": 2}]"#).unwrap();
+    assert_eq!(fixed.value().unwrap(), json!(["a", {"b": 2}]));
 }
 
 #[test]

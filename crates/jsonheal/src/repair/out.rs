@@ -52,6 +52,14 @@ impl Out {
         }
     }
 
+    /// An ASCII byte the engine chose, at an earlier `len()` (a checkpoint).
+    pub(super) fn insert_ascii(&mut self, at: usize, c: u8) {
+        debug_assert!(c.is_ascii(), "the engine writes ASCII bytes only");
+        if self.0.is_char_boundary(at) {
+            self.0.insert(at, char::from(c));
+        }
+    }
+
     /// Back to an earlier `len()` (a checkpoint, always taken between characters).
     #[inline]
     pub(super) fn truncate(&mut self, len: usize) {

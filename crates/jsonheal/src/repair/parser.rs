@@ -336,6 +336,9 @@ struct Parser<'a> {
     in_fence: bool,
     /// The deepest nesting met, so wrapping several values in an array stays in bounds.
     deepest: usize,
+    /// Bytes the look-ahead of `key_in_array` may still read: bounded by the input's
+    /// length, so that it stays linear however often it runs.
+    bracket_scan_budget: usize,
 }
 
 fn is_ws(b: u8) -> bool {
@@ -597,6 +600,7 @@ impl<'a> Parser<'a> {
             truncated: false,
             in_fence: false,
             deepest: 0,
+            bracket_scan_budget: input.len() + 4096,
         }
     }
 
@@ -1426,10 +1430,13 @@ impl<'a> Parser<'a> {
             return self.ellipsis(mode, 3);
         }
         if top == Some(FrameKind::Array) && is_ident_start(c) && self.object_below_arrays() {
-            if let Some(colon) = self.bare_key_colon(self.pos) {
+            match self.bare_key_colon(self.pos) {
                 // `{files: ["a.py", message: "fix"}`: the array lost its `]`.
-                self.close_arrays_before_bare_key(colon, mode);
-                return Ok(());
+                Some(colon) if !self.object_ends_inside_array(colon + 1) => {
+                    self.close_arrays_before_bare_key(colon, mode);
+                    return Ok(());
+                }
+                _ => {}
             }
         }
         if !in_member {
@@ -2141,11 +2148,8 @@ impl<'a> Parser<'a> {
                     _ => self.record(RepairKind::InvalidCharacter, plus..plus + 1),
                 }
             }
-            b':' if top == Some(FrameKind::Array)
-                && self.string_end == Some(self.out.len())
-                && self.object_below_arrays() =>
-            {
-                self.close_arrays_before_key(mode);
+            b':' if top == Some(FrameKind::Array) && self.string_end == Some(self.out.len()) => {
+                self.key_in_array(mode);
             }
             b':' => {
                 // `["a": 1]` or a doubled colon: drop it.
@@ -2172,6 +2176,109 @@ impl<'a> Parser<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The string element just written, with a `:` at `self.pos`, is a key. Either of the
+    /// object around the array, whose `]` went missing (`{"tags": ["a", "count": 2}`), or
+    /// of an object in the array that lost its `{` (`[{"a": 1}, "b": 2}]`): that object's
+    /// `}` is followed by the array's `]` or by `, {`.
+    fn key_in_array(&mut self, mode: &mut Mode) {
+        if self.object_below_arrays() && !self.object_ends_inside_array(self.pos + 1) {
+            self.close_arrays_before_key(mode);
+        } else {
+            self.open_object_before_key(mode);
+        }
+    }
+
+    /// Which reading of a key met inside an array fits the rest of the text: a new object
+    /// in the array (true), or the next member of the object around the array (false).
+    /// The closers after `from` that nothing after `from` opened must close, in order,
+    /// the containers each reading leaves open: the reading they match exactly wins (the
+    /// other one leaves containers open at the end, or meets a wrong closer).
+    fn object_ends_inside_array(&mut self, from: usize) -> bool {
+        let Some(closers) = self.unmatched_closers(from) else {
+            return false;
+        };
+        let closer = |k: FrameKind| match k {
+            FrameKind::Object => b'}',
+            FrameKind::Array => b']',
+            FrameKind::Tuple | FrameKind::Wrapper => b')',
+        };
+        // A new object: it closes first, then every open container.
+        let new_object: Vec<u8> = std::iter::once(b'}')
+            .chain(self.stack.iter().rev().map(|f| closer(f.kind)))
+            .collect();
+        // The next member: the arrays close now; the containers below them remain.
+        let next_member: Vec<u8> = self
+            .stack
+            .iter()
+            .rev()
+            .skip_while(|f| f.kind == FrameKind::Array)
+            .map(|f| closer(f.kind))
+            .collect();
+        closers == new_object && closers != next_member
+    }
+
+    /// The closers from `from` to the end of the input that nothing after `from` opened,
+    /// in order; `None` when the look-ahead budget is spent or a string is cut there.
+    fn unmatched_closers(&mut self, from: usize) -> Option<Vec<u8>> {
+        let b = self.src;
+        let len = self.end.saturating_sub(from);
+        self.bracket_scan_budget = self.bracket_scan_budget.checked_sub(len)?;
+        let mut open = 0usize;
+        let mut closers = Vec::new();
+        let mut i = from;
+        while i < self.end {
+            match b[i] {
+                b'"' | b'\'' => {
+                    let q = if b[i] == b'"' {
+                        Quote::Double
+                    } else {
+                        Quote::Single
+                    };
+                    i = self.scan_quoted(i, q, self.end - i)?;
+                    continue;
+                }
+                b'{' | b'[' | b'(' => open += 1,
+                c @ (b'}' | b']' | b')') => {
+                    if open == 0 {
+                        closers.push(c);
+                    } else {
+                        open -= 1;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        Some(closers)
+    }
+
+    /// The string element just written is the first key of an object in the array that
+    /// lost its `{`: open the object before it and go on with the member's value.
+    fn open_object_before_key(&mut self, mode: &mut Mode) {
+        let Some(array) = self.stack.last() else {
+            return;
+        };
+        if self.stack.len() >= self.options.max_depth {
+            // No room for the object: drop the colon, as before.
+            self.record(RepairKind::InvalidCharacter, self.pos..self.pos + 1);
+            self.pos += 1;
+            return;
+        }
+        let key_start = array.checkpoint + usize::from(array.count > 1);
+        self.out.insert_ascii(key_start, b'{');
+        self.record(RepairKind::MissingOpener, self.pos..self.pos);
+        self.stack.push(Frame {
+            kind: FrameKind::Object,
+            count: 1,
+            checkpoint: key_start + 1,
+        });
+        self.deepest = self.deepest.max(self.stack.len());
+        self.out.push(b':');
+        self.pos += 1;
+        self.string_end = None;
+        *mode = Mode::Value;
     }
 
     /// The string element just written is the next key of the object around the array
@@ -2800,8 +2907,8 @@ impl<'a> Parser<'a> {
     }
 
     /// Whether the string element that ends just before `after` is a key after all: it is
-    /// short and on one line, a value follows its colon, and the array it is in is open
-    /// inside an object (through arrays only), whose `]` went missing. The stream holds such
+    /// short and on one line, and a value follows its colon. Either the array lost its `]`
+    /// or the object the key opens lost its `{` (see `key_in_array`). The stream holds such
     /// elements back while they are this short (`stream::KEY_LIKE_LEN`).
     fn key_in_open_array(&self, after: usize) -> bool {
         let b = self.src;
@@ -2811,7 +2918,7 @@ impl<'a> Parser<'a> {
         if self.inner_quote_seen
             || content.len() > crate::stream::KEY_LIKE_LEN
             || content.contains(&b'\n')
-            || !self.object_below_arrays()
+            || self.top_kind() != Some(FrameKind::Array)
         {
             return false;
         }
