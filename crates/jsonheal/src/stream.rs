@@ -18,7 +18,10 @@
 //! it: `,` then a key, a closer, a comment), whether a bracket in prose opens JSON, whether
 //! a string is a Windows path (`C:\new` keeps its backslashes). So a string value appears a
 //! few bytes after its quote, and a member value's trailing `, ` is withheld until its
-//! closing quote is confirmed. On anything else it cannot settle alone (an inner quote, a
+//! closing quote is confirmed. A string element of an array appears once it is longer than
+//! a key (64 bytes, or a line break) or once its closing quote is followed by something
+//! else than `:`: until then it may be a key whose array lost its `]` or whose object lost
+//! its `{`. On anything else it cannot settle alone (an inner quote, a
 //! missing comma, a bare word value, concatenation, a duplicate key…) the stream
 //! *freezes*: the snapshot keeps what it had, and [`Repairer::finish`] decides.
 //!
