@@ -1493,3 +1493,28 @@ fn arrays_left_open_before_the_next_key() {
         ],
     );
 }
+
+/// Source code inside a string value with its quotes unescaped.
+#[test]
+fn code_with_unescaped_quotes_in_strings() {
+    run(
+        "code in strings",
+        &[
+            // Go imports: quoted words on lines of their own are no keys without colons.
+            (
+                "{\"path\": \"main.go\", \"content\": \"import (\n\t\"fmt\"\n\t\"net/http\"\n)\n\"}",
+                r#"{"path":"main.go","content":"import (\n\t\"fmt\"\n\t\"net/http\"\n)\n"}"#,
+            ),
+            // A `)` right after closers inside the document is code.
+            (
+                r#"{"content": "r = get(URL, params={"base": "EUR"})\nprint(r)"}"#,
+                r#"{"content":"r = get(URL, params={\"base\": \"EUR\"})\nprint(r)"}"#,
+            ),
+            // JSONP still ends at its `)`.
+            (r#"The call is get_time({"tz": "UTC"})"#, r#"{"tz":"UTC"}"#),
+            (r#"cb({"a": ["x"]});"#, r#"{"a":["x"]}"#),
+            // A key that lost its colon keeps its value on its line.
+            ("{\"name\" \"Ada\", \"age\" 36}", r#"{"name":"Ada","age":36}"#),
+        ],
+    );
+}

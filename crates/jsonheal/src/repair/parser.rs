@@ -2834,6 +2834,9 @@ impl<'a> Parser<'a> {
             // `"Type "}" to close"`: closers that would end the document, then a quote and
             // more of the string.
             b'}' | b']' if self.string_goes_on_after_root_closers(j) => return StrEnd::Inner,
+            // `params={"base": "EUR"})`: a `)` right after closers is code, unless a call
+            // or tuple is open.
+            b'}' | b']' if self.paren_after_closers(j) => return StrEnd::Inner,
             // `"a[href="x"] { color: red; }"` in an object: a `]` that cannot close the
             // object, then more than a separator, is content.
             b']' if in_object && self.content_goes_on(j + 1) => return StrEnd::Inner,
@@ -3080,6 +3083,25 @@ impl<'a> Parser<'a> {
         e >= self.end || matches!(b[e], b',' | b']' | b'}')
     }
 
+    /// Whether the closers at `j` are followed right away by `)` inside the document (they
+    /// do not close it all, as `callback({…})` does) while no call or tuple is open: JSON
+    /// has no `)` there, code does.
+    fn paren_after_closers(&self, j: usize) -> bool {
+        let b = self.src;
+        let closers = b[j..self.end]
+            .iter()
+            .take_while(|&&c| matches!(c, b'}' | b']'))
+            .count();
+        let k = j + closers;
+        closers < self.stack.len()
+            && k < self.end
+            && b[k] == b')'
+            && !self
+                .stack
+                .iter()
+                .any(|f| matches!(f.kind, FrameKind::Tuple | FrameKind::Wrapper))
+    }
+
     /// Whether a whole number or literal starts at `k` and ends at an element boundary
     /// (`1,`, `null]`, `true` then a line break): a sign that the element before it ended.
     fn scalar_element_follows(&self, k: usize) -> bool {
@@ -3167,9 +3189,12 @@ impl<'a> Parser<'a> {
             return match self.scan_quoted(k, q, LOOKAHEAD) {
                 Some(after) => {
                     let m = self.skip_layout_ahead(after);
+                    // A key that lost its colon has its value on its own line (code has
+                    // quoted words on lines of their own: `\t"fmt"\n\t"net/http"`).
                     m < self.end
                         && (b[m] == b':'
                             || (m > after
+                                && !b[after..m].contains(&b'\n')
                                 && (self.value_starts_at(m) || self.bare_member_value_at(m))))
                 }
                 None => false,
