@@ -1507,8 +1507,8 @@ fn code_with_unescaped_quotes_in_strings() {
             ),
             // A `)` right after closers inside the document is code.
             (
-                r#"{"content": "r = get(URL, params={"base": "EUR"})\nprint(r)"}"#,
-                r#"{"content":"r = get(URL, params={\"base\": \"EUR\"})\nprint(r)"}"#,
+                r#"{"arguments": {"content": "r = get(URL, params={"base": "EUR"})\nprint(r)"}}"#,
+                r#"{"arguments":{"content":"r = get(URL, params={\"base\": \"EUR\"})\nprint(r)"}}"#,
             ),
             // JSONP still ends at its `)`.
             (r#"The call is get_time({"tz": "UTC"})"#, r#"{"tz":"UTC"}"#),
