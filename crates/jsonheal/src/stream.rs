@@ -554,6 +554,9 @@ struct Parser {
     text_start: bool,
     /// Between an opening and a closing fence line, where the engine trusts any bracket.
     in_fence: bool,
+    /// Right after an opening fence's line (spaces aside), where the engine reads a
+    /// document that lost its `{` as at the text's start.
+    fence_start: bool,
     /// Something that is not JSON was met (prose, a comment, a single quote…), so the text
     /// is certainly not valid JSON and the engine reads it by its repair rules. Until then
     /// it may be valid, which the engine returns as serde_json reads it.
@@ -603,6 +606,7 @@ impl Parser {
             string_end: None,
             text_start: true,
             in_fence: false,
+            fence_start: false,
             repaired: false,
             log: EventLog::default(),
             track_events: true,
@@ -678,6 +682,7 @@ impl Parser {
                     Some(i) => {
                         self.pos += i + 1;
                         self.mode = Mode::Prose;
+                        self.fence_start = self.in_fence;
                     }
                     None => self.pos = text.len(),
                 }
@@ -769,9 +774,9 @@ impl Parser {
                     }
                 }
                 _ => {
-                    if self.text_start {
-                        // A quote first: a document missing its `{` (`"a": 1}`) or a bare
-                        // string; the engine decides.
+                    if self.text_start || self.fence_start {
+                        // A quote first (in the text or in a fence): a document missing its
+                        // `{` (`"a": 1}`) or a bare string; the engine decides.
                         match quote_at(rest) {
                             None => return Step::Wait,
                             Some(true) => return self.freeze(),
@@ -781,6 +786,7 @@ impl Parser {
                 }
             }
             self.text_start = false;
+            self.fence_start = false;
             self.repaired = true;
             self.pos += 1;
         }

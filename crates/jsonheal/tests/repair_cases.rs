@@ -1518,3 +1518,21 @@ fn code_with_unescaped_quotes_in_strings() {
         ],
     );
 }
+
+/// A fenced document that lost its `{`, after prose.
+#[test]
+fn missing_opener_inside_a_fence() {
+    run(
+        "missing opener inside a fence",
+        &[
+            (
+                "Done. Final answer:\n```jsonc\n\n    \"patient\": {\n        \"age\": 54\n    },\n    \"meds\": [\"a\"]\n}\n```",
+                r#"{"patient":{"age":54},"meds":["a"]}"#,
+            ),
+            ("Here:\n```json\n\"a\": 1, \"b\": 2}\n```\nBye", r#"{"a":1,"b":2}"#),
+            // A bracket first is the document, as before.
+            ("Here:\n```json\n[1, 2]\n```", "[1,2]"),
+            ("Here:\n```\nsome code\n```\n{\"a\": 1}", r#"{"a":1}"#),
+        ],
+    );
+}

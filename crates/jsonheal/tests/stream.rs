@@ -184,6 +184,10 @@ const UNSURE_LLM: &[(&str, &str)] = &[
         "a freeze inside a held-back element",
         "{\"b\": [\"two\", \"+\u{201c}q\u{201d}]three\"], \"c\": 1}",
     ),
+    (
+        "a fenced document that lost its opener",
+        "Done:\n```json\n\"a\": [1, {\"b\": 2}], \"c\": {\"d\": 3}}\n```",
+    ),
 ];
 
 fn all_docs() -> impl Iterator<Item = (&'static str, &'static str)> {

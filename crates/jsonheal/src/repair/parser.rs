@@ -835,6 +835,9 @@ impl<'a> Parser<'a> {
         let mut i = self.pos;
         let mut skipped_from: Option<usize> = None;
         let mut at_text_start = first;
+        // Right after an opening fence's line: the fenced text may be a document that lost
+        // its `{` (`"a": 1, …}`), as at the text's start.
+        let mut at_fence_start = false;
         if self.top_sequence && !first {
             // The next scalar of the sequence; a comma with none after it was trailing.
             while i < b.len() && (is_ws(b[i]) || b[i] == b',') {
@@ -879,6 +882,7 @@ impl<'a> Parser<'a> {
                 };
                 self.record(RepairKind::StrippedFence, i..to);
                 self.in_fence = !self.in_fence;
+                at_fence_start = self.in_fence && to == line_end;
                 i = to;
                 continue;
             }
@@ -897,12 +901,14 @@ impl<'a> Parser<'a> {
                 i += 1;
                 continue;
             }
-            if at_text_start {
+            if at_text_start || at_fence_start {
                 if let Some(found) = self.bare_document(i)? {
+                    self.flush_skipped(&mut skipped_from, i);
                     return Ok(Some(found));
                 }
             }
             at_text_start = false;
+            at_fence_start = false;
             if skipped_from.is_none() {
                 skipped_from = Some(i);
             }
