@@ -1513,6 +1513,13 @@ fn code_with_unescaped_quotes_in_strings() {
             // JSONP still ends at its `)`.
             (r#"The call is get_time({"tz": "UTC"})"#, r#"{"tz":"UTC"}"#),
             (r#"cb({"a": ["x"]});"#, r#"{"a":["x"]}"#),
+            // A fence inside an unfenced document's string is content.
+            (
+                "{\"content\": \"## Usage\n```bash\nrun --column \"price\"\n```\nDone.\n\"}",
+                r###"{"content":"## Usage\n```bash\nrun --column \"price\"\n```\nDone.\n"}"###,
+            ),
+            // Fenced, the closing fence still ends the document after a string.
+            ("```json\n{\"a\": \"x\"\n```", r#"{"a":"x"}"#),
             // A key that lost its colon keeps its value on its line.
             ("{\"name\" \"Ada\", \"age\" 36}", r#"{"name":"Ada","age":36}"#),
         ],

@@ -2876,7 +2876,9 @@ impl<'a> Parser<'a> {
             {
                 return StrEnd::Close
             }
-            b'`' if self.starts_with(j, b"```") => return StrEnd::Close,
+            // The closing fence of a fenced document; unfenced, a fence is string content
+            // (a README inside a string).
+            b'`' if self.in_fence && self.starts_with(j, b"```") => return StrEnd::Close,
             b',' | b';' => {
                 if !in_object {
                     // `["She said "no", then left", "x"]`: prose up to a quote is the rest
