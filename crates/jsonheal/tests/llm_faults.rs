@@ -9,6 +9,9 @@
 //! - `tests/data/llm_faults_more.jsonl`: 1,204 cases from two later passes, each written
 //!   without running the engine first (554 and 591 cases), plus 59 aimed at a weak spot
 //!   the second pass found (an array left open before the next key).
+//! - `tests/data/llm_faults_4.jsonl`: 664 cases of a fourth pass, also written without
+//!   running the engine, weighted towards closers, missing openers and inner quotes in
+//!   code. Its known misses are listed in its test; one category stays below 95% there.
 //!
 //! An expectation is a value, with two escapes: `{"$any": [a, b]}` accepts any of them, and
 //! `{"$missing": true}` as a member's value accepts the member absent, `null` or `""` (a key
@@ -58,6 +61,11 @@ fn allows(expect: &Value, got: &Value) -> bool {
 
 /// Score one corpus; returns the wrong cases.
 fn score_corpus(file: &str, min_cases: usize) -> Vec<String> {
+    score_corpus_except(file, min_cases, &[])
+}
+
+/// Score one corpus, holding every category but `exempt` to 95%; returns the wrong cases.
+fn score_corpus_except(file: &str, min_cases: usize, exempt: &[&str]) -> Vec<String> {
     let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(path).unwrap();
     // category -> (cases, right)
@@ -92,7 +100,7 @@ fn score_corpus(file: &str, min_cases: usize) -> Vec<String> {
     assert!(cases >= min_cases, "{file} shrank: {cases} cases");
     let low: Vec<String> = score
         .iter()
-        .filter(|(_, (c, r))| (*r as f64) < 0.95 * *c as f64)
+        .filter(|(k, (c, r))| (*r as f64) < 0.95 * *c as f64 && !exempt.contains(&k.as_str()))
         .map(|(k, (c, r))| format!("{k}: {r}/{c}"))
         .collect();
     assert!(
@@ -124,6 +132,24 @@ fn later_llm_fault_corpora_score_per_category() {
     assert!(
         failures.len() <= 2,
         "{} wrong (2 known):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn fourth_llm_fault_corpus_scores_per_category() {
+    let failures = score_corpus_except("llm_faults_4.jsonl", 660, &["missing opening brace"]);
+    // Known misses (13 of 664):
+    // - a member's value that lost its `{` or `[` after the colon (`"arguments": "code":
+    //   …`, `"tags": "a", "b"]`), 11 cases. The stream shows a member's string value as
+    //   it arrives, so reading it as a key or an element afterwards would contradict what
+    //   was shown; "missing opening brace" is 24/35 here for that reason.
+    // - a `]` where an object should close, before the next member (1).
+    // - JavaScript code inside a string ending in `port: 3000\n};` (1).
+    assert!(
+        failures.len() <= 13,
+        "{} wrong (13 known):\n{}",
         failures.len(),
         failures.join("\n")
     );
