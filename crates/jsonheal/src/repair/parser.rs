@@ -2332,15 +2332,8 @@ impl<'a> Parser<'a> {
     /// (not `//`: `http://…` is a URL).
     fn bare_key_colon(&self, k: usize) -> Option<usize> {
         let b = self.src;
-        let limit = (k + 64).min(self.end);
-        let mut m = k;
-        while m < limit && is_ident(b[m]) {
-            m += 1;
-        }
-        while m < limit && matches!(b[m], b' ' | b'\t') {
-            m += 1;
-        }
-        if m >= limit || b[m] != b':' || b.get(m + 1) == Some(&b'/') {
+        let (_, m) = self.word_and_spaces(k)?;
+        if m >= self.end || b[m] != b':' || b.get(m + 1) == Some(&b'/') {
             return None;
         }
         let v = self.skip_layout_ahead(m + 1);
@@ -3052,21 +3045,29 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// Whether one bare word starts at `k` and ends the element: spaces, then `,` or `]`.
-    fn bare_element_at(&self, k: usize) -> bool {
+    /// A bare word at `k` (64 bytes at most) and the spaces after it: where the word ends
+    /// and where the next token starts; `None` when no word starts at `k`.
+    fn word_and_spaces(&self, k: usize) -> Option<(usize, usize)> {
         let b = self.src;
         if k >= self.end || !is_ident_start(b[k]) {
-            return false;
+            return None;
         }
         let limit = (k + 64).min(self.end);
         let mut m = k;
         while m < limit && is_ident(b[m]) {
             m += 1;
         }
+        let word_end = m;
         while m < self.end && matches!(b[m], b' ' | b'\t') {
             m += 1;
         }
-        m < self.end && matches!(b[m], b',' | b']')
+        Some((word_end, m))
+    }
+
+    /// Whether one bare word starts at `k` and ends the element: spaces, then `,` or `]`.
+    fn bare_element_at(&self, k: usize) -> bool {
+        self.word_and_spaces(k)
+            .is_some_and(|(_, m)| m < self.end && matches!(self.src[m], b',' | b']'))
     }
 
     /// Whether words that are no value (`then left"`) start at `k` (after spaces) and run on
@@ -3236,18 +3237,9 @@ impl<'a> Parser<'a> {
     /// that ends the member (`age 31,`, `status "open"}`, `mode strict}`).
     fn key_without_colon_at(&self, k: usize) -> bool {
         let b = self.src;
-        if k >= self.end || !is_ident_start(b[k]) {
+        let Some((word_end, m)) = self.word_and_spaces(k) else {
             return false;
-        }
-        let limit = (k + 64).min(self.end);
-        let mut m = k;
-        while m < limit && is_ident(b[m]) {
-            m += 1;
-        }
-        let word_end = m;
-        while m < limit && matches!(b[m], b' ' | b'\t') {
-            m += 1;
-        }
+        };
         if m == word_end || m >= self.end {
             return false;
         }
