@@ -1543,3 +1543,22 @@ fn missing_opener_inside_a_fence() {
         ],
     );
 }
+
+/// A closer that nothing open takes, before more members of the container around: the
+/// wrong closer for the inner container.
+#[test]
+fn wrong_closers_before_more_members() {
+    run(
+        "wrong closers",
+        &[
+            (r#"{"h": {"a": 1], "b": 2}"#, r#"{"h":{"a":1},"b":2}"#),
+            (r#"{"a": {"b": "x"], "c": 1}"#, r#"{"a":{"b":"x"},"c":1}"#),
+            (
+                "{\n  'headers': {\n    'Auth': 'Bearer x'\n  ],\n  'body': \"{}\",\n}",
+                r#"{"headers":{"Auth":"Bearer x"},"body":"{}"}"#,
+            ),
+            (r#"{"a": [1, 2}, "b": 3}"#, r#"{"a":[1,2],"b":3}"#),
+            (r#"{"a": {"b": 1]]}"#, r#"{"a":{"b":1}}"#),
+        ],
+    );
+}

@@ -2444,6 +2444,15 @@ impl<'a> Parser<'a> {
             *mode = Mode::After;
             return Ok(());
         }
+        if matches!(c, b'}' | b']') && parent.is_some_and(|p| self.continues_after(after, p)) {
+            // `{"h": {"a": 1], "b": 2}`: nothing open takes this closer, and the parent goes
+            // on after it: it is the wrong closer for the inner container.
+            self.record(RepairKind::RedundantCloser, self.pos..after);
+            self.pos = after;
+            self.close_top();
+            *mode = Mode::After;
+            return Ok(());
+        }
         if top == FrameKind::Array && c == b')' {
             // `[1, 2)`: a wrong closer for the array.
             self.record(RepairKind::RedundantCloser, self.pos..self.pos + 1);
