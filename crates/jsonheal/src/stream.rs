@@ -1673,6 +1673,27 @@ fn string_stop(rest: &[u8], quote: u8, typographic: bool) -> Option<usize> {
     }
 }
 
+/// The engine's `template_placeholder` on `b[i..]`, or `None` while the text so far cannot
+/// tell (it ends inside what may be a placeholder).
+fn template_placeholder_at(b: &[u8], i: usize) -> Option<bool> {
+    let limit = i + LOOKAHEAD;
+    let decided = crate::repair::template_placeholder(b, i, limit);
+    // A `}}` seen, or a byte that ends the word, or the look-ahead's end: decided.
+    let window = &b[i..b.len().min(limit)];
+    let open = window.len() < limit - i
+        && window.starts_with(b"{{")
+        && window[2..]
+            .iter()
+            .all(|&c| is_ident(c) || matches!(c, b' ' | b'.'));
+    let cut_closer =
+        window.len() < limit - i && window.starts_with(b"{{") && !decided && window.ends_with(b"}");
+    if open || cut_closer {
+        None
+    } else {
+        Some(decided)
+    }
+}
+
 /// As the engine: a `{` that starts the text opens an object unless it is prose in braces
 /// (`{see attached}`), which has no `:` or quote before its first `}`. `None`: more text is
 /// needed.
@@ -1702,14 +1723,18 @@ fn plausible_container(b: &[u8], i: usize) -> Option<bool> {
     let c = *b.get(j)?;
     let object = b[i] == b'{';
     Some(match c {
-        b'"' | b'{' | b'[' | b'\'' => true,
+        // As the engine: `{{name}}` is a template's placeholder, not JSON.
+        b'{' => !template_placeholder_at(b, i)?,
+        b'"' | b'[' | b'\'' => true,
         b'}' => object,
         b']' => !object,
         b'\\' => *b.get(j + 1)? == b'"',
         b'/' => matches!(*b.get(j + 1)?, b'/' | b'*'),
         b'#' => matches!(*b.get(j + 1)?, b' ' | b'\t' | b'\n' | b'\r' | b'#'),
         0xE2 => quote_at(&b[j..])?,
-        b'-' | b'0'..=b'9' => !object,
+        // `[-r]` in a usage line is an option, not a number.
+        b'-' => !object && b.get(j + 1)?.is_ascii_digit(),
+        b'0'..=b'9' => !object,
         _ if is_ident_start(c) => {
             let mut k = j;
             while k < limit && (is_ident(*b.get(k)?) || b[k] == b' ') {

@@ -1562,3 +1562,21 @@ fn wrong_closers_before_more_members() {
         ],
     );
 }
+
+/// Prose that looks like JSON for a byte or two holds none.
+#[test]
+fn placeholders_and_options_are_no_json() {
+    run(
+        "json-looking prose",
+        &[
+            ("Usage: read_file <path> [--lines N]", ERR),
+            ("see [-a] here", ERR),
+            ("{{user_name}}", ERR),
+            ("Hello {{ name }}, welcome", ERR),
+            ("{{name}} and {{date}}", ERR),
+            // Still JSON: a negative number, nested objects.
+            ("Result: [-1, 2]", "[-1,2]"),
+            (r#"{{"a": 1}}"#, r#"{"a":1}"#),
+        ],
+    );
+}

@@ -574,6 +574,11 @@ fn half_typed_tokens_are_withheld() {
         ("{'a': 1 /", Some(json!({}))),
         ("{'a': 1 /* x */ }", Some(json!({"a": 1}))),
         ("<think>{\"x\": 0}", None),
+        // A template's placeholder and a usage line's option are prose.
+        ("{{user_name}}", None),
+        ("{{user_na", None),
+        ("Usage: cmd [--lines N]", None),
+        ("Result: [-1, ", Some(json!([-1]))),
         ("<thi", None),
         ("<think>{\"x\": 0}</think> [", Some(json!([]))),
     ];

@@ -4,7 +4,7 @@ mod duplicates;
 mod out;
 mod parser;
 
-pub(crate) use parser::escaped_document_at;
+pub(crate) use parser::{escaped_document_at, template_placeholder};
 
 use std::ops::Range;
 

@@ -965,7 +965,9 @@ impl<'a> Parser<'a> {
         };
         let object = b[i] == b'{';
         match c {
-            b'"' | b'{' | b'[' => true,
+            // `{{name}}` is a template's placeholder, not JSON.
+            b'{' => !template_placeholder(b, i, limit),
+            b'"' | b'[' => true,
             b'\'' => true,
             b'}' => object,
             b']' => !object,
@@ -973,7 +975,9 @@ impl<'a> Parser<'a> {
             b'/' => matches!(b.get(j + 1), Some(b'/' | b'*')),
             b'#' => self.comment_at(j),
             0xE2 => typographic_quote(b, j).is_some(),
-            b'-' | b'0'..=b'9' => !object,
+            // `[-r]` in a usage line is an option, not a number.
+            b'-' => !object && b.get(j + 1).is_some_and(u8::is_ascii_digit),
+            b'0'..=b'9' => !object,
             _ if is_ident_start(c) => {
                 let mut k = j;
                 while k < limit && (is_ident(b[k]) || b[k] == b' ') {
@@ -3441,6 +3445,22 @@ impl<'a> Parser<'a> {
         }
         None
     }
+}
+
+/// Whether `b[i..]` (before `limit`) is a template placeholder, `{{name}}` or `{{ name }}`:
+/// two braces, a word, two braces. `None`-free: the text's end makes it no placeholder.
+pub(crate) fn template_placeholder(b: &[u8], i: usize, limit: usize) -> bool {
+    let Some(inner) = b.get(i..limit.min(b.len())) else {
+        return false;
+    };
+    let Some(rest) = inner.strip_prefix(b"{{") else {
+        return false;
+    };
+    let word = rest
+        .iter()
+        .position(|&c| !(is_ident(c) || matches!(c, b' ' | b'.')))
+        .unwrap_or(rest.len());
+    word > 0 && rest[word..].starts_with(b"}}")
 }
 
 /// The JSON text of a literal word, JSON's own or Python's or JavaScript's.
