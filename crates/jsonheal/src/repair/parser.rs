@@ -1206,7 +1206,7 @@ impl<'a> Parser<'a> {
                 Mode::Colon => self.step_colon(mode)?,
                 Mode::After => self.step_after(mode)?,
             }
-            if self.stack.is_empty() && *mode == Mode::After && !self.top_level_plus() {
+            if *mode == Mode::After && self.stack.is_empty() && !self.top_level_plus() {
                 return Ok(());
             }
         }
