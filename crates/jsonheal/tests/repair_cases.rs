@@ -1518,6 +1518,8 @@ fn code_with_unescaped_quotes_in_strings() {
                 "{\"content\": \"## Usage\n```bash\nrun --column \"price\"\n```\nDone.\n\"}",
                 r###"{"content":"## Usage\n```bash\nrun --column \"price\"\n```\nDone.\n"}"###,
             ),
+            // A closing fence at the text's end (the opening one was in the prompt).
+            ("{\"key\": \"value, value2\"```", r#"{"key":"value, value2"}"#),
             // Fenced, the closing fence still ends the document after a string.
             ("```json\n{\"a\": \"x\"\n```", r#"{"a":"x"}"#),
             // A key that lost its colon keeps its value on its line.

@@ -2882,9 +2882,14 @@ impl<'a> Parser<'a> {
             {
                 return StrEnd::Close
             }
-            // The closing fence of a fenced document; unfenced, a fence is string content
-            // (a README inside a string).
-            b'`' if self.in_fence && self.starts_with(j, b"```") => return StrEnd::Close,
+            // The closing fence of a fenced document, or one that ends the text (its opening
+            // fence was in the prompt); elsewhere a fence is string content (a README
+            // inside a string).
+            b'`' if self.starts_with(j, b"```")
+                && (self.in_fence || b[j..self.end].iter().all(|&c| c == b'`' || is_ws(c))) =>
+            {
+                return StrEnd::Close
+            }
             b',' | b';' => {
                 if !in_object {
                     // `["She said "no", then left", "x"]`: prose up to a quote is the rest
