@@ -1643,11 +1643,13 @@ impl<'a> Parser<'a> {
             while k < self.end && b[k].is_ascii_alphabetic() {
                 k += 1;
             }
-            if k < self.end
-                && is_ws(b[k])
-                && literal_word(&b[start..k]).is_some()
-                && !self.phrase_goes_on(k)
-            {
+            // Followed by a separator or closer inside a container (the common case), or by
+            // a space that starts no phrase (`True story`).
+            let ends = |k: usize| {
+                (matches!(b[k], b',' | b'}' | b']') && !self.stack.is_empty())
+                    || (is_ws(b[k]) && !self.phrase_goes_on(k))
+            };
+            if k < self.end && literal_word(&b[start..k]).is_some() && ends(k) {
                 self.pos = k;
                 self.write_bare(&b[start..k], start..k, false)?;
                 return Ok(false);
