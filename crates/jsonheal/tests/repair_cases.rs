@@ -1582,3 +1582,21 @@ fn placeholders_and_options_are_no_json() {
         ],
     );
 }
+
+/// A JSON string that holds JSON stays a string, with or without prose around it.
+#[test]
+fn json_strings_holding_json_stay_strings() {
+    run(
+        "double-encoded strings in prose",
+        &[
+            (r#""{\"a\": 1}""#, r#""{\"a\": 1}""#),
+            (
+                "Here's the payload:\n\"{\\\"user\\\": \\\"kim\\\"}\"",
+                r#""{\"user\": \"kim\"}""#,
+            ),
+            ("```json\n\"{\\\"a\\\": 1}\"\n```", r#""{\"a\": 1}""#),
+            // Not a string literal: an escaped document, unescaped.
+            (r#"{\"a\": \"b\"}"#, r#"{"a":"b"}"#),
+        ],
+    );
+}

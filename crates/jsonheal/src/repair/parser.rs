@@ -49,6 +49,9 @@ pub(super) fn repair(input: &str, options: &Options) -> Result<Repaired, Error> 
         _ => {}
     }
     if let Some(start) = escaped_document_start(input) {
+        if let Some(string) = json_string_holding(input, start) {
+            return Ok(string_in_prose(input, string));
+        }
         return repair_escaped(input, start, options);
     }
     let text = parser.run()?;
@@ -148,6 +151,42 @@ pub(crate) fn escaped_document_at(b: &[u8], start: usize) -> Option<bool> {
     }
     let escaped_quote = b[i] == b'\\' && b.get(i + 1) == Some(&b'"');
     Some(escaped_quote || (escaped_layout && b[i] != b'\\'))
+}
+
+/// The valid JSON string literal around the escaped document at `start` (`Here:
+/// "{\"a\": 1}"`), when only text without brackets follows it: the contract keeps a JSON
+/// string a string, so that string is the answer, not the document inside it.
+fn json_string_holding(input: &str, start: usize) -> Option<Range<usize>> {
+    let b = input.as_bytes();
+    let open = start.checked_sub(1).filter(|&o| b[o] == b'"')?;
+    let mut i = start;
+    let close = loop {
+        let n = memchr::memchr2(b'"', b'\\', b.get(i..)?)?;
+        if b[i + n] == b'"' {
+            break i + n;
+        }
+        i += n + 2;
+    };
+    let literal = input.get(open..close + 1)?;
+    let rest = b.get(close + 1..)?;
+    (serde_json::from_str::<String>(literal).is_ok() && memchr::memchr2(b'{', b'[', rest).is_none())
+        .then_some(open..close + 1)
+}
+
+/// The string literal at `range` as the whole result; the text around it is prose.
+fn string_in_prose(input: &str, range: Range<usize>) -> Repaired {
+    let mut repairs = Vec::new();
+    let b = input.as_bytes();
+    if b[..range.start].iter().any(|c| !c.is_ascii_whitespace()) {
+        repairs.push(Repair::new(RepairKind::StrippedProse, 0..range.start));
+    }
+    if b[range.end..].iter().any(|c| !c.is_ascii_whitespace()) {
+        repairs.push(Repair::new(RepairKind::StrippedProse, range.end..b.len()));
+    }
+    Repaired {
+        text: input.get(range).unwrap_or_default().to_owned(),
+        repairs,
+    }
 }
 
 /// Unescape one level (`\"` → `"`, `\\` → `\`), repair the result, and map every span back
