@@ -557,6 +557,8 @@ struct Parser {
     /// Right after an opening fence's line (spaces aside), where the engine reads a
     /// document that lost its `{` as at the text's start.
     fence_start: bool,
+    /// Before the value, only spaces since the last line break (or a comment's end).
+    prose_line_start: bool,
     /// Something that is not JSON was met (prose, a comment, a single quote…), so the text
     /// is certainly not valid JSON and the engine reads it by its repair rules. Until then
     /// it may be valid, which the engine returns as serde_json reads it.
@@ -607,6 +609,7 @@ impl Parser {
             text_start: true,
             in_fence: false,
             fence_start: false,
+            prose_line_start: true,
             repaired: false,
             log: EventLog::default(),
             track_events: true,
@@ -731,9 +734,27 @@ impl Parser {
             let rest = &bytes[self.pos..];
             match c {
                 b' ' | b'\t' | b'\n' | b'\r' => {
+                    self.prose_line_start |= c == b'\n';
                     self.pos += 1;
                     continue;
                 }
+                // As the engine: a comment at a line's start is skipped whole, JSON and all.
+                b'/' if self.prose_line_start => match bytes.get(self.pos + 1) {
+                    None => return Step::Wait,
+                    Some(&n @ (b'/' | b'*')) => {
+                        self.pos += 2;
+                        self.comment = Some(if n == b'/' {
+                            Comment::Line
+                        } else {
+                            Comment::Block
+                        });
+                        self.text_start = false;
+                        self.fence_start = false;
+                        self.repaired = true;
+                        return Step::Go;
+                    }
+                    Some(_) => {}
+                },
                 b'<' => match reasoning_tag(rest) {
                     None => return Step::Wait,
                     Some(Some(tag)) => {
@@ -787,6 +808,7 @@ impl Parser {
             }
             self.text_start = false;
             self.fence_start = false;
+            self.prose_line_start = false;
             self.repaired = true;
             self.pos += 1;
         }

@@ -1600,3 +1600,23 @@ fn json_strings_holding_json_stay_strings() {
         ],
     );
 }
+
+/// A comment around the value holds no value, whatever it holds.
+#[test]
+fn json_inside_comments_around_the_value() {
+    run(
+        "json inside comments",
+        &[
+            ("// {\"a\": 1}\n{\"b\": 2}", r#"{"b":2}"#),
+            (r#"/* {"old": true} */ {"new": true}"#, r#"{"new":true}"#),
+            ("{\"b\": 2}\n// {\"a\": 1}", r#"{"b":2}"#),
+            (r#"{"b": 2} /* {"a": 1} */"#, r#"{"b":2}"#),
+            ("// {\"a\": 1}\n[1]", "[1]"),
+            // A URL's `//` in prose is no comment; a Markdown heading is prose.
+            (r#"see http://x.com {"a": 1}"#, r#"{"a":1}"#),
+            ("# Result\n{\"a\": 1}", r#"{"a":1}"#),
+            ("## Output {\"a\": 1}", r#"{"a":1}"#),
+            ("// only a comment {\"a\": 1}", ERR),
+        ],
+    );
+}

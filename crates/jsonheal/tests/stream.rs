@@ -188,6 +188,10 @@ const UNSURE_LLM: &[(&str, &str)] = &[
         "a fenced document that lost its opener",
         "Done:\n```json\n\"a\": [1, {\"b\": 2}], \"c\": {\"d\": 3}}\n```",
     ),
+    (
+        "json inside a comment before the value",
+        "// {\"old\": [1]}\n/* {\"older\": 0} */ {\"new\": [2, {\"x\": \"y\"}]}",
+    ),
 ];
 
 fn all_docs() -> impl Iterator<Item = (&'static str, &'static str)> {

@@ -887,12 +887,29 @@ impl<'a> Parser<'a> {
             }
             return Ok((i < b.len()).then_some(Start::At(i)));
         }
+        // Only spaces since the last line break: a comment starting here is a whole comment
+        // (`// {"old": 1}`), not a URL's `//` in prose.
+        let mut line_start = true;
         while i < b.len() {
             let c = b[i];
             if is_ws(c) {
+                line_start |= c == b'\n';
                 i += 1;
                 continue;
             }
+            if line_start {
+                if let Some(end) = comment_end(b, i) {
+                    // Whatever a comment holds, JSON included, is no value.
+                    if skipped_from.is_none() {
+                        skipped_from = Some(i);
+                    }
+                    at_text_start = false;
+                    at_fence_start = false;
+                    i = end;
+                    continue;
+                }
+            }
+            line_start = false;
             if c == b'<' {
                 if let Some(after) = self.reasoning_block_end(i) {
                     self.flush_skipped(&mut skipped_from, i);
@@ -3507,6 +3524,20 @@ pub(crate) fn template_placeholder(b: &[u8], i: usize, limit: usize) -> bool {
         .position(|&c| !(is_ident(c) || matches!(c, b' ' | b'.')))
         .unwrap_or(rest.len());
     word > 0 && rest[word..].starts_with(b"}}")
+}
+
+/// Where the comment that starts at `b[i]` ends (`//` to the line's end, `/*` past its
+/// `*/`, or the text's end), if one starts there.
+pub(crate) fn comment_end(b: &[u8], i: usize) -> Option<usize> {
+    let line_end = |from: usize| memchr::memchr(b'\n', &b[from..]).map_or(b.len(), |n| from + n);
+    match (b.get(i)?, b.get(i + 1)) {
+        (b'/', Some(b'/')) => Some(line_end(i)),
+        (b'/', Some(b'*')) => {
+            Some(memchr::memmem::find(&b[i + 2..], b"*/").map_or(b.len(), |n| i + 2 + n + 2))
+        }
+        // (Not `#`: in prose it starts a Markdown heading more often than a comment.)
+        _ => None,
+    }
 }
 
 /// The JSON text of a literal word, JSON's own or Python's or JavaScript's.
