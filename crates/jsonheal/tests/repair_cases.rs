@@ -1620,3 +1620,35 @@ fn json_inside_comments_around_the_value() {
         ],
     );
 }
+
+/// Paths written bare, and words before a colon inside a string.
+#[test]
+fn bare_paths_and_colons_inside_strings() {
+    run(
+        "bare paths",
+        &[
+            (
+                r#"{"path": /usr/local/bin}"#,
+                r#"{"path":"/usr/local/bin"}"#,
+            ),
+            ("[/usr/local/bin, 1]", r#"["/usr/local/bin",1]"#),
+            (r#"{"p": /etc/hosts}"#, r#"{"p":"/etc/hosts"}"#),
+            // Regex literals keep their flags.
+            (r#"{"r": /ab+c/gi}"#, r#"{"r":"/ab+c/gi"}"#),
+            (r#"{"r": /ab+c/, "b": 1}"#, r#"{"r":"/ab+c/","b":1}"#),
+        ],
+    );
+    run(
+        "a colon inside a string after an inner quote",
+        &[
+            (
+                r#"{"reply": "Sure! Here is the "updated" version:", "done": true}"#,
+                r#"{"reply":"Sure! Here is the \"updated\" version:","done":true}"#,
+            ),
+            (
+                "{\"a\": \"x\"\n b: \"\", \"c\": 1}",
+                r#"{"a":"x","b":"","c":1}"#,
+            ),
+        ],
+    );
+}

@@ -1602,6 +1602,23 @@ impl<'a> Parser<'a> {
         while j < self.end && self.src[j].is_ascii_alphabetic() {
             j += 1;
         }
+        // A regex ends in flags, then a delimiter; `/usr/local/bin` is a path.
+        let closed = i < self.end && self.src[i] == b'/';
+        let flags = self.src.get(i + 1..j).unwrap_or_default();
+        let delimited = j >= self.end
+            || is_ws(self.src[j])
+            || matches!(self.src[j], b',' | b'}' | b']' | b')' | b';');
+        if closed && !(flags.iter().all(|c| b"dgimsuvy".contains(c)) && delimited) {
+            let end = self.scan_bare(start);
+            let mut tok_end = end;
+            while tok_end > start && is_ws(self.src[tok_end - 1]) {
+                tok_end -= 1;
+            }
+            self.pos = end;
+            self.record(RepairKind::UnquotedValue, start..tok_end);
+            self.write_json_input(start..tok_end);
+            return;
+        }
         self.pos = j;
         self.record(RepairKind::RegexLiteral, start..j);
         self.write_json_input(start..j);
@@ -3057,6 +3074,12 @@ impl<'a> Parser<'a> {
         j < self.end && self.src[j] == b','
     }
 
+    /// Whether `,` `}` or `]` comes next after spaces from `i`.
+    fn separator_or_closer_at(&self, i: usize) -> bool {
+        let j = self.skip_layout_ahead(i);
+        j < self.end && matches!(self.src[j], b',' | b'}' | b']')
+    }
+
     /// Whether a `”` just before `after` closes a straight-quoted value: a closer follows, or
     /// a comma and then a key. (The stream freezes on any closer or comma there.)
     fn typographic_close_at(&self, after: usize) -> bool {
@@ -3303,7 +3326,16 @@ impl<'a> Parser<'a> {
                 }
             }
             let m = self.skip_layout_ahead(m);
-            return (m < self.end && b[m] == b':' && b.get(m + 1) != Some(&b'/'))
+            // `… the "updated" version:", "done": 1}`: a quote right after the colon that
+            // a separator follows ends the string these words are in; they are no key.
+            let quote_ends_string = || {
+                let v = self.skip_layout_ahead(m + 1);
+                v < self.end && b[v] == b'"' && self.separator_or_closer_at(v + 1)
+            };
+            return (m < self.end
+                && b[m] == b':'
+                && b.get(m + 1) != Some(&b'/')
+                && !quote_ends_string())
                 || self.key_without_colon_at(k);
         }
         false
