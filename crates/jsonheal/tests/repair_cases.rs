@@ -1649,6 +1649,11 @@ fn bare_paths_and_colons_inside_strings() {
                 "{\"a\": \"x\"\n b: \"\", \"c\": 1}",
                 r#"{"a":"x","b":"","c":1}"#,
             ),
+            // A string that starts with `//` after the colon is the key's value.
+            (
+                "{a: '',_: \n\"// not a comment\",\n}",
+                r#"{"a":"","_":"// not a comment"}"#,
+            ),
         ],
     );
 }

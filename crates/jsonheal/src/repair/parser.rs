@@ -3074,10 +3074,15 @@ impl<'a> Parser<'a> {
         j < self.end && self.src[j] == b','
     }
 
-    /// Whether `,` `}` or `]` comes next after spaces from `i`.
+    /// Whether `,` `}` or `]` comes next after spaces from `i` (a `//` there is text: this
+    /// looks right after a quote, where it may open a string's content).
     fn separator_or_closer_at(&self, i: usize) -> bool {
-        let j = self.skip_layout_ahead(i);
-        j < self.end && matches!(self.src[j], b',' | b'}' | b']')
+        let b = self.src;
+        let mut j = i;
+        while j < self.end && is_ws(b[j]) {
+            j += 1;
+        }
+        j < self.end && matches!(b[j], b',' | b'}' | b']')
     }
 
     /// Whether a `”` just before `after` closes a straight-quoted value: a closer follows, or
