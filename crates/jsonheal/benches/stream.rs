@@ -6,7 +6,8 @@
 //! the one-shot repair that `finish` runs. The 2 MB document shows the growth is linear.
 //!
 //! Baselines in the same run: `oneshot_repair` (for valid JSON the engine only validates and
-//! returns the text), `oneshot_repair+value` (what a caller needs for a value), and
+//! returns the text), `oneshot_repair+value` (what a caller needs for a value),
+//! `serde_json_value` (serde_json's own parse of the valid documents into a `Value`) and
 //! `push_only` (the stream without events). `llm_1MB` and `llm_2MB` are the same data
 //! written the way models write it (single quotes, bare keys, comments, Python literals,
 //! trailing commas), so the one-shot engine does its full repair.
@@ -116,6 +117,12 @@ fn bench(c: &mut Criterion) {
         g.bench_function("oneshot_repair", |b| {
             b.iter(|| black_box(jsonheal::repair(black_box(doc)).ok()))
         });
+        if !label.starts_with("llm") {
+            // What a caller of a plain JSON parser pays for the value of valid input.
+            g.bench_function("serde_json_value", |b| {
+                b.iter(|| black_box(serde_json::from_str::<serde_json::Value>(black_box(doc)).ok()))
+            });
+        }
         g.bench_function("oneshot_repair+value", |b| {
             b.iter(|| {
                 black_box(

@@ -1565,6 +1565,32 @@ fn wrong_closers_before_more_members() {
     );
 }
 
+/// A closer the innermost container does not take, deep inside: the closers that come
+/// later decide whether it was doubled or typed for the right one, so no member is lost.
+#[test]
+fn deep_wrong_closers_keep_every_member() {
+    run(
+        "deep wrong closers",
+        &[
+            (
+                r#"{"a": [{"b": {"c": 1]}, {"d": 2}]}"#,
+                r#"{"a":[{"b":{"c":1}},{"d":2}]}"#,
+            ),
+            (
+                r#"{"lines": [{"tax": {"amount": 1]}, {"sku": "B"}], "paid": false}"#,
+                r#"{"lines":[{"tax":{"amount":1}},{"sku":"B"}],"paid":false}"#,
+            ),
+            (
+                r#"{"a": [{"b": 1}}, {"c": 2}], "d": 4}"#,
+                r#"{"a":[{"b":1},{"c":2}],"d":4}"#,
+            ),
+            (r#"[{"k": 1] {"k": 2}]"#, r#"[{"k":1},{"k":2}]"#),
+            (r#"{"f": [{"k": 1] {"k": 2}]}"#, r#"{"f":[{"k":1},{"k":2}]}"#),
+            (r#"[{"a": {"b": 1}}}, {"c": 2}]"#, r#"[{"a":{"b":1}},{"c":2}]"#),
+        ],
+    );
+}
+
 /// Prose that looks like JSON for a byte or two holds none.
 #[test]
 fn placeholders_and_options_are_no_json() {

@@ -2321,6 +2321,36 @@ impl<'a> Parser<'a> {
         closers == new_object && closers != next_member
     }
 
+    /// A `}` or `]` that the innermost container does not take (`c`, followed by
+    /// `b[after..]`): which reading makes the closers that come later close exactly the
+    /// containers left open. Dropped as a doubled closer (all stay open), or taken as a typo
+    /// for the innermost container's closer (that one closes). `None` when neither fits,
+    /// or the look-ahead cannot tell: the older rules decide then.
+    fn wrong_closer_reading(&mut self, c: u8, after: usize) -> Option<WrongCloser> {
+        if !matches!(c, b'}' | b']')
+            || self
+                .stack
+                .iter()
+                .any(|f| !matches!(f.kind, FrameKind::Object | FrameKind::Array))
+        {
+            return None;
+        }
+        let closers = self.unmatched_closers(after)?;
+        let closer = |k: FrameKind| if k == FrameKind::Object { b'}' } else { b']' };
+        let open: Vec<u8> = self.stack.iter().rev().map(|f| closer(f.kind)).collect();
+        // A text cut short has no closers left to tell the readings apart.
+        if closers.is_empty() {
+            return None;
+        }
+        if closers == open {
+            Some(WrongCloser::Extra)
+        } else if open.get(1..) == Some(closers.as_slice()) {
+            Some(WrongCloser::Typo)
+        } else {
+            None
+        }
+    }
+
     /// The closers from `from` to the end of the input that nothing after `from` opened,
     /// in order; `None` when the look-ahead budget is spent or a string is cut there.
     fn unmatched_closers(&mut self, from: usize) -> Option<Vec<u8>> {
@@ -2500,6 +2530,23 @@ impl<'a> Parser<'a> {
             self.pos = after;
             self.close_top();
             *mode = Mode::After;
+            return Ok(());
+        }
+        if let Some(reading) = self.wrong_closer_reading(c, after) {
+            match reading {
+                WrongCloser::Extra => {
+                    // `{"a": [{"b": 1}}, {"c": 2}]}`: a doubled closer inside.
+                    self.record(RepairKind::RedundantCloser, self.pos..after);
+                    self.pos = after;
+                }
+                WrongCloser::Typo => {
+                    // `{"a": [{"b": {"c": 1]}, {"d": 2}]}`: `]` typed for `}`.
+                    self.record(RepairKind::RedundantCloser, self.pos..after);
+                    self.pos = after;
+                    self.close_top();
+                    *mode = Mode::After;
+                }
+            }
             return Ok(());
         }
         let parent = self
@@ -3894,4 +3941,12 @@ mod tests {
             }
         }
     }
+}
+
+/// How a closer of the wrong kind is read (see `Parser::wrong_closer_reading`).
+enum WrongCloser {
+    /// A doubled closer: dropped.
+    Extra,
+    /// A typo for the innermost container's closer.
+    Typo,
 }
