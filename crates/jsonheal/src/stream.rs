@@ -1047,11 +1047,30 @@ impl Parser {
                 let from = self.arena.len();
                 self.release_held();
                 self.grew(from);
-                quote_after_closers(bytes, self.pos).map(|later| !later)
+                match quote_after_closers(bytes, self.pos) {
+                    Some(false) => {
+                        // `"x "y" ]] z"`: closers, then words, then a quote that may end
+                        // the string make the closers content (the engine's rule).
+                        let open = self
+                            .stack
+                            .iter()
+                            .rev()
+                            .map(|f| if f.object { b'}' } else { b']' });
+                        crate::repair::words_after_closers(bytes, self.pos, open, false)
+                            .map(|content| !content)
+                    }
+                    later => later.map(|later| !later),
+                }
             }
             b'/' => match bytes.get(self.pos + 1) {
                 None => None,
-                Some(b'/' | b'*') => Some(self.pos > after),
+                // A comment after spaces ends the string; a line comment not if a quote
+                // later on its line may (the engine's rule).
+                Some(b'*') => Some(self.pos > after),
+                Some(b'/') if self.pos > after => {
+                    crate::repair::string_end_on_line(bytes, self.pos, false, false)
+                        .map(|content| !content)
+                }
                 Some(_) => Some(false),
             },
             b',' if !object => Some(true),
@@ -1834,7 +1853,19 @@ fn key_follows(b: &[u8], k: usize) -> Option<bool> {
         while m < limit && (is_ident(*b.get(m)?) || b[m] == b' ') {
             m += 1;
         }
-        return Some(*b.get(m)? == b':' && *b.get(m + 1)? != b'/');
+        if *b.get(m)? != b':' || *b.get(m + 1)? == b'/' {
+            return Some(false);
+        }
+        // As the engine: no key when the quote after the colon ends a string (`version:",
+        // "done"`) rather than opening a value (`b: "}A"`).
+        let mut v = m + 1;
+        while is_space(*b.get(v)?) {
+            v += 1;
+        }
+        if b[v] != b'"' {
+            return Some(true);
+        }
+        return crate::repair::separator_after_quote(b, v + 1, false).map(|ends| !ends);
     }
     Some(false)
 }

@@ -1585,8 +1585,50 @@ fn deep_wrong_closers_keep_every_member() {
                 r#"{"a":[{"b":1},{"c":2}],"d":4}"#,
             ),
             (r#"[{"k": 1] {"k": 2}]"#, r#"[{"k":1},{"k":2}]"#),
-            (r#"{"f": [{"k": 1] {"k": 2}]}"#, r#"{"f":[{"k":1},{"k":2}]}"#),
-            (r#"[{"a": {"b": 1}}}, {"c": 2}]"#, r#"[{"a":{"b":1}},{"c":2}]"#),
+            (
+                r#"{"f": [{"k": 1] {"k": 2}]}"#,
+                r#"{"f":[{"k":1},{"k":2}]}"#,
+            ),
+            (
+                r#"[{"a": {"b": 1}}}, {"c": 2}]"#,
+                r#"[{"a":{"b":1}},{"c":2}]"#,
+            ),
+        ],
+    );
+}
+
+/// An inner quote followed by closers and more words (`if [[ -f "$f" ]]; then`), or by a
+/// line comment whose line holds the string's real end: content, not the string's end.
+#[test]
+fn closers_and_comments_after_inner_quotes() {
+    run(
+        "closers and comments after inner quotes",
+        &[
+            (
+                r#"{"c": "x "y" ]] z", "d": 1}"#,
+                r#"{"c":"x \"y\" ]] z","d":1}"#,
+            ),
+            (r#"["x "y" ]] z"]"#, r#"["x \"y\" ]] z"]"#),
+            (r#"{"c": "a "b" } c"}"#, r#"{"c":"a \"b\" } c"}"#),
+            (
+                r#"{"content": "if [[ -f "$f" ]]; then\n  echo ok\nfi", "path": "a.sh"}"#,
+                r#"{"content":"if [[ -f \"$f\" ]]; then\n  echo ok\nfi","path":"a.sh"}"#,
+            ),
+            (
+                r#"{"c": "say "hi" # note", "d": 1}"#,
+                r#"{"c":"say \"hi\" # note","d":1}"#,
+            ),
+            (
+                r#"{"c": "say "hi" // note", "d": 1}"#,
+                r#"{"c":"say \"hi\" // note","d":1}"#,
+            ),
+            // Prose after the document quotes words too: the document ends at its closer.
+            (r#"{"a": "x"} and "b", too"#, r#"{"a":"x"}"#),
+            (r#"{"a": "x"} Hope "this" helps"#, r#"{"a":"x"}"#),
+            // A real comment after a value.
+            ("{\"a\": \"x\" // the \"main\" one\n}", r#"{"a":"x"}"#),
+            ("{\"a\": \"x\" # note\n, \"b\": 1}", r#"{"a":"x","b":1}"#),
+            (r#"{"k": "a" /* c */ + "b"}"#, r#"{"k":"ab"}"#),
         ],
     );
 }

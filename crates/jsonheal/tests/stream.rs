@@ -65,6 +65,22 @@ const SMOOTH_LLM: &[(&str, &str)] = &[
 
 /// Input the stream cannot settle alone: it may freeze, but never contradicts the final value.
 const UNSURE_LLM: &[(&str, &str)] = &[
+    (
+        "closers and words after an inner quote",
+        r#"{"sh": "if [[ -f "$f" ]]; then echo", "n": 1, "m": [{"a": "x "y" } z"}]}"#,
+    ),
+    (
+        "a line comment holding the string's end",
+        "{\"c\": \"say \"hi\" // note\", \"d\": 1, \"e\": \"x\" // real\n}",
+    ),
+    (
+        "wrong closers deep inside",
+        r#"{"a": [{"b": {"c": 1]}, {"d": 2}], "e": 3}"#,
+    ),
+    (
+        "a doubled closer deep inside",
+        r#"{"e": [{"f": 1}}, {"g": 2}], "h": 4}"#,
+    ),
     ("inner quotes", r#"{"say": "He said "hi" to me", "n": 1}"#),
     (
         "an apostrophe in single quotes",

@@ -4,7 +4,10 @@ mod duplicates;
 mod out;
 mod parser;
 
-pub(crate) use parser::{escaped_document_at, template_placeholder};
+pub(crate) use parser::{
+    escaped_document_at, separator_after_quote, string_end_on_line, template_placeholder,
+    words_after_closers,
+};
 
 use std::ops::Range;
 

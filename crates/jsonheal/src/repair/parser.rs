@@ -2977,6 +2977,7 @@ impl<'a> Parser<'a> {
             b'}' if top == Some(FrameKind::Array) && self.content_goes_on(j + 1) => {
                 return StrEnd::Inner
             }
+            b'}' | b']' if self.closers_are_content(j) => return StrEnd::Inner,
             b'}' | b']' => return StrEnd::Close,
             b')' if matches!(top, Some(FrameKind::Tuple | FrameKind::Wrapper)) => {
                 return StrEnd::Close
@@ -2992,6 +2993,16 @@ impl<'a> Parser<'a> {
                 if quote_at(b, k).is_some() || (k >= self.end && self.end == b.len()) {
                     return StrEnd::Close;
                 }
+            }
+            // `"say "hi" # note", "d": 1}`: a quote later on the line ends the string, so
+            // the line comment is content.
+            b'/' | b'#'
+                if j > after
+                    && self.comment_at(j)
+                    && self.byte(j + 1) != Some(b'*')
+                    && string_end_on_line(&b[..self.end], j, false, true) == Some(true) =>
+            {
+                return StrEnd::Inner
             }
             b'/' | b'#' if j > after && self.comment_at(j) => return StrEnd::Close,
             // A comment right after the quote (`"a"/* x */]`) when what follows it goes on
@@ -3100,6 +3111,16 @@ impl<'a> Parser<'a> {
                 .is_some_and(|f| f.kind == FrameKind::Object)
     }
 
+    /// See `words_after_closers`.
+    fn closers_are_content(&self, j: usize) -> bool {
+        let open = self.stack.iter().rev().map(|f| match f.kind {
+            FrameKind::Object => b'}',
+            FrameKind::Array => b']',
+            FrameKind::Tuple | FrameKind::Wrapper => b')',
+        });
+        words_after_closers(&self.src[..self.end], j, open, true) == Some(true)
+    }
+
     /// After a wrong closer at `k - 1`: neither a separator, a closer, a comment nor the end
     /// comes next, and a quote follows later on the line.
     fn content_goes_on(&self, k: usize) -> bool {
@@ -3119,17 +3140,6 @@ impl<'a> Parser<'a> {
     fn separator_follows(&self, after: usize) -> bool {
         let j = self.skip_layout_ahead(after);
         j < self.end && self.src[j] == b','
-    }
-
-    /// Whether `,` `}` or `]` comes next after spaces from `i` (a `//` there is text: this
-    /// looks right after a quote, where it may open a string's content).
-    fn separator_or_closer_at(&self, i: usize) -> bool {
-        let b = self.src;
-        let mut j = i;
-        while j < self.end && is_ws(b[j]) {
-            j += 1;
-        }
-        j < self.end && matches!(b[j], b',' | b'}' | b']')
     }
 
     /// Whether a `”` just before `after` closes a straight-quoted value: a closer follows, or
@@ -3380,9 +3390,10 @@ impl<'a> Parser<'a> {
             let m = self.skip_layout_ahead(m);
             // `… the "updated" version:", "done": 1}`: a quote right after the colon that
             // a separator follows ends the string these words are in; they are no key.
+            // (`b: "}A"}`: that quote opens a value whose content starts with a closer.)
             let quote_ends_string = || {
                 let v = self.skip_layout_ahead(m + 1);
-                v < self.end && b[v] == b'"' && self.separator_or_closer_at(v + 1)
+                v < self.end && b[v] == b'"' && quote_then_separator(&b[..self.end], v + 1)
             };
             return (m < self.end
                 && b[m] == b':'
@@ -3592,6 +3603,109 @@ impl<'a> Parser<'a> {
         }
         None
     }
+}
+
+/// Whether `b[i..]` is, spaces aside, a separator that goes on as after a string's end: a
+/// `,` then a space or line break, or a closer then a `,`, a closer or the text's end
+/// (`version:", "done"` ends a string; `"}A"` and `","` are values). The engine and the
+/// stream share it: `complete` says `b` is the whole text; otherwise `None` when `b` ends
+/// too soon to tell.
+pub(crate) fn separator_after_quote(b: &[u8], i: usize, complete: bool) -> Option<bool> {
+    let mut s = i;
+    while matches!(*b.get(s)?, b' ' | b'\t' | b'\r' | b'\n') {
+        s += 1;
+    }
+    match b[s] {
+        b',' => Some(matches!(*b.get(s + 1)?, b' ' | b'\t' | b'\r' | b'\n')),
+        b'}' | b']' => {
+            let mut t = s + 1;
+            loop {
+                match b.get(t) {
+                    None => return complete.then_some(true),
+                    Some(b' ' | b'\t' | b'\r' | b'\n') => t += 1,
+                    Some(&c) => return Some(matches!(c, b',' | b'}' | b']')),
+                }
+            }
+        }
+        _ => Some(false),
+    }
+}
+
+fn quote_then_separator(b: &[u8], i: usize) -> bool {
+    separator_after_quote(b, i, true) == Some(true)
+}
+
+/// Whether a double quote on the line from `b[k]` can end a string: spaces aside, a `,`
+/// `}` `]` or the text's end follows it (with `to_end`, only spaces and closers up to the
+/// text's end). `complete`: `b` is the whole text; otherwise `None` while the line goes on
+/// past `b` (a stream waits for more).
+pub(crate) fn string_end_on_line(b: &[u8], k: usize, to_end: bool, complete: bool) -> Option<bool> {
+    let limit = k + LOOKAHEAD;
+    let mut i = k;
+    while i < limit {
+        let Some(&c) = b.get(i) else {
+            return complete.then_some(false);
+        };
+        match c {
+            b'\\' => i += 1,
+            b'\n' => return Some(false),
+            b'"' => {
+                let mut m = i + 1;
+                loop {
+                    match b.get(m) {
+                        None => return if complete { Some(true) } else { None },
+                        Some(b' ' | b'\t' | b'\r' | b'\n') => m += 1,
+                        Some(b'}' | b']') if to_end => m += 1,
+                        Some(b',' | b'}' | b']') if !to_end => return Some(true),
+                        Some(_) => break,
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Some(false)
+}
+
+/// `if [[ -f "$f" ]]; then`, `"a "b" } c"`: after a string's quote at `b[j]` come closers,
+/// then a word. The closers are string content when a quote later on the line can end the
+/// string (`string_end_on_line`). `open` lists the closers the open containers take,
+/// innermost first: when the closers close them all, the quote must end the text too, for
+/// prose after a document quotes words as well. `None`: more text is needed to tell.
+pub(crate) fn words_after_closers(
+    b: &[u8],
+    j: usize,
+    mut open: impl Iterator<Item = u8>,
+    complete: bool,
+) -> Option<bool> {
+    let mut k = j;
+    let mut closes_all = true;
+    let mut depth_left = true;
+    loop {
+        match b.get(k) {
+            None => return complete.then_some(false),
+            Some(b' ' | b'\t') => {}
+            Some(&c @ (b'}' | b']')) => match open.next() {
+                Some(want) if want == c => {}
+                Some(_) => closes_all = false,
+                None => depth_left = false,
+            },
+            Some(_) => break,
+        }
+        k += 1;
+    }
+    let word = b[k].is_ascii_alphanumeric()
+        || b[k] >= 0x80
+        || matches!(
+            b[k],
+            b'$' | b'-' | b'_' | b'.' | b';' | b'&' | b'|' | b'!' | b'<' | b'>' | b'='
+        );
+    if !word || k == j {
+        return Some(false);
+    }
+    let root = closes_all && (!depth_left || open.next().is_none());
+    string_end_on_line(b, k, root, complete)
 }
 
 /// Whether `b[i..]` (before `limit`) is a template placeholder, `{{name}}` or `{{ name }}`:
