@@ -1180,7 +1180,14 @@ impl Parser {
             let escape = if windows {
                 match bytes.get(self.pos + 1) {
                     None => Escape::Wait,
-                    Some(b'"' | b'\\') => escape(&bytes[self.pos..]),
+                    // `"C:\dir\"}`: the engine ends the path at a quote that a separator, a
+                    // closer or the end follows; left to it.
+                    Some(b'"') => match bytes[self.pos + 2..].iter().find(|&&c| !is_space(c)) {
+                        None => Escape::Wait,
+                        Some(b',' | b'}' | b']') => return self.freeze(),
+                        Some(_) => escape(&bytes[self.pos..]),
+                    },
+                    Some(b'\\') => escape(&bytes[self.pos..]),
                     Some(_) => Escape::KeepBackslash,
                 }
             } else {

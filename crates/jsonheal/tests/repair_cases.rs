@@ -1633,6 +1633,42 @@ fn closers_and_comments_after_inner_quotes() {
     );
 }
 
+/// A number or literal where an object in an array wants its next key: the object lost
+/// its `}` before the array's next element. Nothing is made a key.
+#[test]
+fn elements_after_an_unclosed_object() {
+    run(
+        "elements after an unclosed object",
+        &[
+            (r#"[{"a": 1, 2]"#, r#"[{"a":1},2]"#),
+            (r#"[{"a": 1, true]"#, r#"[{"a":1},true]"#),
+            (r#"[{"a": 1}, {"b": 2, 3, 4]"#, r#"[{"a":1},{"b":2},3,4]"#),
+            (
+                r#"{"l4": [1, 2, {"l5": {"l6": "x"}, 3]}"#,
+                r#"{"l4":[1,2,{"l5":{"l6":"x"}},3]}"#,
+            ),
+            // A key after all: a colon follows, or no array is around.
+            (r#"[{"a": 1, 2: "x"}]"#, r#"[{"a":1,"2":"x"}]"#),
+            (r#"{"a": 1, 2]"#, r#"{"a":1,"2":null}"#),
+        ],
+    );
+}
+
+/// A Windows path that ends in a backslash right before its closing quote (`"C:\dir\"`):
+/// no path holds a quote, so the quote ends it and the backslash stays.
+#[test]
+fn windows_paths_ending_in_a_backslash() {
+    run(
+        "windows paths ending in a backslash",
+        &[
+            (r#"{"path": "C:\dir\"}"#, r#"{"path":"C:\\dir\\"}"#),
+            (r#"{"p": "C:\dir\", "q": 1}"#, r#"{"p":"C:\\dir\\","q":1}"#),
+            (r#"["C:\dir\"]"#, r#"["C:\\dir\\"]"#),
+            (r#"{"p": "C:\dir\"name"}"#, r#"{"p":"C:\\dir\"name"}"#),
+        ],
+    );
+}
+
 /// Prose that looks like JSON for a byte or two holds none.
 #[test]
 fn placeholders_and_options_are_no_json() {

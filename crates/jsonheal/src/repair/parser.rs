@@ -2061,6 +2061,13 @@ impl<'a> Parser<'a> {
             self.record(RepairKind::Ellipsis, start..self.pos);
             return Ok(());
         }
+        if self.element_in_key_position() {
+            // `[{"a": 1, 2]`: a number or literal and the array's next separator; no key.
+            self.record(RepairKind::MissingCloser, self.pos..self.pos);
+            self.close_top();
+            *mode = Mode::Value;
+            return Ok(());
+        }
         self.begin_item();
         if let Some(q) = quote_at(self.src, self.pos) {
             let complete = self.parse_string(q, StrCtx::Key, false)?;
@@ -2076,6 +2083,28 @@ impl<'a> Parser<'a> {
         }
         *mode = Mode::Colon;
         Ok(())
+    }
+
+    /// Whether a number or literal, then a `,` or `]`, stands where an object in an array
+    /// wants a key: the object lost its `}` before the array's next element.
+    fn element_in_key_position(&self) -> bool {
+        let below = self.stack.len().checked_sub(2).map(|i| self.stack[i].kind);
+        if below != Some(FrameKind::Array) {
+            return false;
+        }
+        let b = self.src;
+        let k = self.pos;
+        let end = json_number_end(b, k, self.end).or_else(|| {
+            let word = b[k..self.end]
+                .iter()
+                .position(|&c| !c.is_ascii_alphabetic())
+                .map_or(self.end, |n| k + n);
+            literal_word(&b[k..word]).map(|_| word)
+        });
+        end.is_some_and(|m| {
+            let m = self.skip_layout_ahead(m);
+            m < self.end && matches!(b[m], b',' | b']')
+        })
     }
 
     fn parse_unquoted_key(&mut self) {
@@ -2798,7 +2827,15 @@ impl<'a> Parser<'a> {
             self.pos = self.end;
             return Ok(());
         };
-        if windows_path && !matches!(n, b'"' | b'\\') {
+        // `"C:\dir\"}`: no path holds a quote, so a quote that a separator, a closer or
+        // the end follows ends the string, and the backslash before it is the path's.
+        let path_end = windows_path && n == b'"' && q == Quote::Double && {
+            let rest = self.src.get(i + 2..self.end).unwrap_or_default();
+            rest.iter()
+                .find(|&&c| !is_ws(c))
+                .is_none_or(|c| matches!(c, b',' | b'}' | b']'))
+        };
+        if path_end || (windows_path && !matches!(n, b'"' | b'\\')) {
             self.record(RepairKind::InvalidEscape, i..i + 1);
             self.out.push_str("\\\\");
             self.pos = i + 1;
