@@ -2899,7 +2899,11 @@ impl<'a> Parser<'a> {
                             // The pair was cut off at the end: drop the half.
                             self.pos = self.end;
                         }
-                        _ if i + 6 >= self.end && self.end == self.src.len() => {
+                        // Cut after the high half, or after the next escape's backslash.
+                        _ if (i + 6 >= self.end
+                            || (i + 7 == self.end && self.byte(i + 6) == Some(b'\\')))
+                            && self.end == self.src.len() =>
+                        {
                             self.pos = self.end;
                         }
                         _ => {
