@@ -1670,6 +1670,34 @@ fn windows_paths_ending_in_a_backslash() {
     );
 }
 
+/// Small slips around numbers and separators: a negative number as a key after a string,
+/// a minus sign parted from its number, full-width `：` and `，` from CJK text.
+#[test]
+fn negative_keys_parted_minus_and_full_width_separators() {
+    run(
+        "numbers and full-width separators",
+        &[
+            (r#"{"a": "x", -2: "y"}"#, r#"{"a":"x","-2":"y"}"#),
+            (r#"{1.5: "x", -2: "y"}"#, r#"{"1.5":"x","-2":"y"}"#),
+            (
+                r#"{"a": "x, -2 is less", "b": 1}"#,
+                r#"{"a":"x, -2 is less","b":1}"#,
+            ),
+            (r#"{"neg": - 5}"#, r#"{"neg":-5}"#),
+            (r#"[- 5, 1]"#, r#"[-5,1]"#),
+            (r#"{"a": - x}"#, r#"{"a":"- x"}"#),
+            (r#"{"a"："b"，"c"："d"}"#, r#"{"a":"b","c":"d"}"#),
+            (r#"{"a": "b"，"c": "d"}"#, r#"{"a":"b","c":"d"}"#),
+            (r#"["x"，"y"]"#, r#"["x","y"]"#),
+            // In text they are text.
+            (
+                r#"{"a": "你好，世界", "b": "x：y"}"#,
+                r#"{"a":"你好，世界","b":"x：y"}"#,
+            ),
+        ],
+    );
+}
+
 /// Prose that looks like JSON for a byte or two holds none.
 #[test]
 fn placeholders_and_options_are_no_json() {

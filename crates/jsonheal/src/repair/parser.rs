@@ -15,6 +15,10 @@ use crate::stream::fence_value_start;
 /// How far a heuristic may look ahead (bytes). Keeps every decision O(1).
 const LOOKAHEAD: usize = 256;
 
+/// `：` and `，`, which models writing CJK text put where `:` and `,` belong.
+const FULL_WIDTH_COLON: &[u8] = "\u{FF1A}".as_bytes();
+const FULL_WIDTH_COMMA: &[u8] = "\u{FF0C}".as_bytes();
+
 pub(super) fn repair(input: &str, options: &Options) -> Result<Repaired, Error> {
     let trimmed = trim_json_ws(input);
     if trimmed.is_empty() {
@@ -1728,6 +1732,29 @@ impl<'a> Parser<'a> {
                 return Ok(false);
             }
         }
+        // `- 5`: a minus sign parted from its number by spaces.
+        if b[start] == b'-' {
+            let k = start
+                + 1
+                + b[start + 1..self.end]
+                    .iter()
+                    .take_while(|&&c| matches!(c, b' ' | b'\t'))
+                    .count();
+            if k > start + 1 && self.byte(k).is_some_and(|c| c.is_ascii_digit()) {
+                if let Some(end) = json_number_end(b, k, self.end) {
+                    if self.ends_token(end)
+                        && !self.operator_follows(end)
+                        && !self.phrase_goes_on(end)
+                    {
+                        self.record(RepairKind::NumberFormat, start..k);
+                        self.out.push(b'-');
+                        self.out.push_input(self.text, k..end);
+                        self.pos = end;
+                        return Ok(false);
+                    }
+                }
+            }
+        }
         // Number: a JSON number followed by a delimiter. Valid number text first, in one
         // pass (where it ends, `scan_number` would end too: both stop at a delimiter).
         if matches!(b[start], b'-' | b'0'..=b'9') {
@@ -2213,6 +2240,14 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 *mode = Mode::Value;
             }
+            // `：`: a full-width colon (CJK text).
+            Some(_) if self.starts_with(self.pos, FULL_WIDTH_COLON) => {
+                let width = FULL_WIDTH_COLON.len();
+                self.record(RepairKind::MissingColon, self.pos..self.pos + width);
+                self.out.push(b':');
+                self.pos += width;
+                *mode = Mode::Value;
+            }
             Some(b',' | b'}' | b']') => {
                 self.record(RepairKind::MissingValue, self.pos..self.pos);
                 self.out.push_str(":null");
@@ -2238,12 +2273,19 @@ impl<'a> Parser<'a> {
             return Ok(());
         };
         let top = self.top_kind();
+        // `，`: a full-width comma (CJK text) as the separator.
+        let full_width = self.starts_with(self.pos, FULL_WIDTH_COMMA);
         match c {
-            b',' | b';' => {
+            _ if c == b',' || c == b';' || full_width => {
                 let comma = self.pos;
-                self.pos += 1;
-                if c == b';' {
-                    self.record(RepairKind::MissingComma, comma..comma + 1);
+                let width = if full_width {
+                    FULL_WIDTH_COMMA.len()
+                } else {
+                    1
+                };
+                self.pos += width;
+                if c != b',' {
+                    self.record(RepairKind::MissingComma, comma..comma + width);
                 }
                 if top == Some(FrameKind::Wrapper) {
                     // Extra wrapper arguments (`Date(2020, 1)`): keep the first only.
@@ -3018,6 +3060,16 @@ impl<'a> Parser<'a> {
             b'}' if top == Some(FrameKind::Array) && self.content_goes_on(j + 1) => {
                 return StrEnd::Inner
             }
+            // `"b"，"c": 1`: a full-width comma, then a key or the next element.
+            0xEF if self.starts_with(j, FULL_WIDTH_COMMA) => {
+                let k = self.skip_layout_ahead(j + FULL_WIDTH_COMMA.len());
+                let next = if in_object {
+                    self.key_follows(k)
+                } else {
+                    quote_at(b, k).is_some()
+                };
+                return if next { StrEnd::Close } else { StrEnd::Inner };
+            }
             b'}' | b']' if self.closers_are_content(j) => return StrEnd::Inner,
             b'}' | b']' => return StrEnd::Close,
             b')' if matches!(top, Some(FrameKind::Tuple | FrameKind::Wrapper)) => {
@@ -3404,6 +3456,7 @@ impl<'a> Parser<'a> {
                     // quoted words on lines of their own: `\t"fmt"\n\t"net/http"`).
                     m < self.end
                         && (b[m] == b':'
+                            || self.starts_with(m, FULL_WIDTH_COLON)
                             || (m > after
                                 && !b[after..m].contains(&b'\n')
                                 && (self.value_starts_at(m) || self.bare_member_value_at(m))))
@@ -3411,7 +3464,12 @@ impl<'a> Parser<'a> {
                 None => false,
             };
         }
-        if k < self.end && (is_ident_start(b[k]) || b[k].is_ascii_digit() || b[k] == b'@') {
+        // (`-2: "y"`: a negative number as a key.)
+        let negative =
+            self.byte(k) == Some(b'-') && self.byte(k + 1).is_some_and(|c| c.is_ascii_digit());
+        if k < self.end
+            && (is_ident_start(b[k]) || b[k].is_ascii_digit() || b[k] == b'@' || negative)
+        {
             let limit = (k + 64).min(self.end);
             let mut m = k;
             loop {
