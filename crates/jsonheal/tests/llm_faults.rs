@@ -15,6 +15,13 @@
 //!   running the engine, weighted towards closers, missing openers and inner quotes in
 //!   code. Its known misses are listed in its test; one category stays below 95% there.
 //!
+//! - `tests/data/llm_faults_5.jsonl`: 596 cases of two more passes written without running
+//!   the engine (first runs 293/301 and 301/312): truncation at every kind of point, faults
+//!   deep in structured output, mixed quoting, wrappers and prose with no JSON; code in
+//!   strings, numbers, escapes, valid documents that must come back as they were. (Left
+//!   out: cases about duplicate keys, which a `Value` cannot show, numbers past `f64`, and
+//!   documents nested too deep for serde_json to read the case.)
+//!
 //! An expectation is a value, with two escapes: `{"$any": [a, b]}` accepts any of them, and
 //! `{"$missing": true}` as a member's value accepts the member absent, `null` or `""` (a key
 //! whose value never came). `"error": true` means no honest repair exists.
@@ -150,6 +157,27 @@ fn fourth_llm_fault_corpus_scores_per_category() {
     assert!(
         failures.len() <= 12,
         "{} wrong (12 known):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn fifth_llm_fault_corpora_score_per_category() {
+    let failures = score_corpus_except(
+        "llm_faults_5.jsonl",
+        590,
+        &["concatenated / multiple values"],
+    );
+    // Known misses (3 of 596):
+    // - a scalar on its own line or fence next to a container at the top level
+    //   (`{"a": 1}\n[2]\n"three"\n4`, an array split over two fences): taken as prose
+    //   around the document, 2 cases; "concatenated / multiple values" is 28/30 for that.
+    // - YAML in a string written with raw line breaks, where `echo "hello, world" # greet`
+    //   reads as the string's end and a comment (1).
+    assert!(
+        failures.len() <= 3,
+        "{} wrong (3 known):\n{}",
         failures.len(),
         failures.join("\n")
     );

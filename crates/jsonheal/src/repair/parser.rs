@@ -3739,6 +3739,11 @@ fn quote_then_separator(b: &[u8], i: usize) -> bool {
 /// text's end). `complete`: `b` is the whole text; otherwise `None` while the line goes on
 /// past `b` (a stream waits for more).
 pub(crate) fn string_end_on_line(b: &[u8], k: usize, to_end: bool, complete: bool) -> Option<bool> {
+    string_end_ahead(b, k, to_end, false, complete)
+}
+
+/// `string_end_on_line`, past line breaks too when `lines`.
+fn string_end_ahead(b: &[u8], k: usize, to_end: bool, lines: bool, complete: bool) -> Option<bool> {
     let limit = k + LOOKAHEAD;
     let mut i = k;
     while i < limit {
@@ -3747,7 +3752,7 @@ pub(crate) fn string_end_on_line(b: &[u8], k: usize, to_end: bool, complete: boo
         };
         match c {
             b'\\' => i += 1,
-            b'\n' => return Some(false),
+            b'\n' if !lines => return Some(false),
             b'"' => {
                 let mut m = i + 1;
                 loop {
@@ -3768,8 +3773,8 @@ pub(crate) fn string_end_on_line(b: &[u8], k: usize, to_end: bool, complete: boo
 }
 
 /// `if [[ -f "$f" ]]; then`, `"a "b" } c"`: after a string's quote at `b[j]` come closers,
-/// then a word. The closers are string content when a quote later on the line can end the
-/// string (`string_end_on_line`). `open` lists the closers the open containers take,
+/// then a word. The closers are string content when a quote later on the line (or further
+/// on, for closers the open containers do not take) can end the string. `open` lists the closers the open containers take,
 /// innermost first: when the closers close them all, the quote must end the text too, for
 /// prose after a document quotes words as well. `None`: more text is needed to tell.
 pub(crate) fn words_after_closers(
@@ -3804,7 +3809,9 @@ pub(crate) fn words_after_closers(
         return Some(false);
     }
     let root = closes_all && (!depth_left || open.next().is_none());
-    string_end_on_line(b, k, root, complete)
+    // Closers of the wrong kind cannot be the document's: the string's end may be some
+    // lines on (`if [[ -f "$f" ]]; then` in a script written with raw line breaks).
+    string_end_ahead(b, k, root, !closes_all, complete)
 }
 
 /// Whether `b[i..]` (before `limit`) is a template placeholder, `{{name}}` or `{{ name }}`:
