@@ -3704,6 +3704,14 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// How a closer of the wrong kind is read (see `Parser::wrong_closer_reading`).
+enum WrongCloser {
+    /// A doubled closer: dropped.
+    Extra,
+    /// A typo for the innermost container's closer.
+    Typo,
+}
+
 /// Whether `b[i..]` is, spaces aside, a separator that goes on as after a string's end: a
 /// `,` then a space or line break, or a closer then a `,`, a closer or the text's end
 /// (`version:", "done"` ends a string; `"}A"` and `","` are values). The engine and the
@@ -4161,12 +4169,4 @@ mod tests {
             }
         }
     }
-}
-
-/// How a closer of the wrong kind is read (see `Parser::wrong_closer_reading`).
-enum WrongCloser {
-    /// A doubled closer: dropped.
-    Extra,
-    /// A typo for the innermost container's closer.
-    Typo,
 }
