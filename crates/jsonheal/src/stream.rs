@@ -1144,24 +1144,55 @@ impl Parser {
             };
             // `quote`, `\` and 0xE2 start characters, so `pos + i` is a char boundary.
             let end = self.pos + i;
-            self.content(&text[self.pos..end], key);
-            self.pos = end;
+            if rest[i] == b'\\' && !windows {
+                // What precedes an escape is content whatever the escape turns out to be:
+                // straight into the arena, past the hold-back of `content`.
+                match escape(&bytes[end..]) {
+                    Escape::Wait => {
+                        self.content(&text[self.pos..end], key);
+                        self.pos = end;
+                        return Step::Wait;
+                    }
+                    Escape::Char(c, len, json) => {
+                        self.repaired |= !json;
+                        self.release_held();
+                        self.arena.push_str(&text[self.pos..end]);
+                        self.arena.push(c);
+                        self.pos = end + len;
+                    }
+                    Escape::KeepBackslash => {
+                        self.repaired = true;
+                        self.release_held();
+                        self.arena.push_str(&text[self.pos..=end]);
+                        self.pos = end + 1;
+                    }
+                }
+                continue;
+            }
             if rest[i] == 0xE2 {
                 let Some(tail) = rest.get(i..i + 3) else {
+                    self.content(&text[self.pos..end], key);
+                    self.pos = end;
                     return Step::Wait;
                 };
                 if tail == "\u{201D}".as_bytes() {
+                    self.content(&text[self.pos..end], key);
+                    self.pos = end;
                     match typographic_may_close(bytes, end + 3) {
                         None => return Step::Wait,
                         Some(true) => return self.freeze(),
                         Some(false) => {}
                     }
                 }
-                // Any other character starting with 0xE2 is three bytes long.
-                self.content(&text[end..end + 3], key);
+                // Any other character starting with 0xE2 is three bytes long, and no byte the
+                // engine may cut: the content up to it is certain.
+                self.release_held();
+                self.arena.push_str(&text[self.pos..end + 3]);
                 self.pos = end + 3;
                 continue;
             }
+            self.content(&text[self.pos..end], key);
+            self.pos = end;
             if rest[i] == quote {
                 self.pos += 1;
                 if key {
@@ -1705,20 +1736,47 @@ fn quote_at(b: &[u8]) -> Option<bool> {
     }
 }
 
-/// The first `quote` or `\\` in `rest`, or 0xE2 too when `typographic`. A short rest (the
-/// end of a small push) is scanned byte by byte: memchr's setup costs more than that.
+/// The first `quote` or `\\` in `rest`, or 0xE2 too when `typographic`. The first bytes are
+/// tested eight at a time in a word (the next stop is often close: an escape, the end of a
+/// short key or of a small push); memchr, whose setup costs more than that, takes the rest.
 #[inline]
 fn string_stop(rest: &[u8], quote: u8, typographic: bool) -> Option<usize> {
-    if rest.len() < 32 {
-        return rest
-            .iter()
-            .position(|&c| c == quote || c == b'\\' || (typographic && c == 0xE2));
+    const NEAR: usize = 64;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // The high bit of each byte of `w` equal to `c`. Only bytes above the first match can
+    // be flagged wrongly, so the lowest flag is exact.
+    let matches = |w: u64, c: u8| {
+        let x = w ^ (ONES * u64::from(c));
+        x.wrapping_sub(ONES) & !x & HIGHS
+    };
+    let mut i = 0;
+    while i < NEAR {
+        let Some(word) = rest.get(i..i + 8).and_then(|s| <[u8; 8]>::try_from(s).ok()) else {
+            // Fewer than eight bytes left.
+            let tail = rest.get(i..).unwrap_or_default();
+            return tail
+                .iter()
+                .position(|&c| c == quote || c == b'\\' || (typographic && c == 0xE2))
+                .map(|k| i + k);
+        };
+        let w = u64::from_le_bytes(word);
+        let mut found = matches(w, quote) | matches(w, b'\\');
+        if typographic {
+            found |= matches(w, 0xE2);
+        }
+        if found != 0 {
+            return Some(i + (found.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
     }
-    if typographic {
-        memchr::memchr3(quote, b'\\', 0xE2, rest)
+    let far = rest.get(NEAR..)?;
+    let found = if typographic {
+        memchr::memchr3(quote, b'\\', 0xE2, far)
     } else {
-        memchr::memchr2(quote, b'\\', rest)
-    }
+        memchr::memchr2(quote, b'\\', far)
+    };
+    found.map(|k| k + NEAR)
 }
 
 /// The engine's `template_placeholder` on `b[i..]`, or `None` while the text so far cannot
@@ -2069,6 +2127,7 @@ fn is_json_number(s: &str) -> bool {
 
 /// Decode the escape at the start of `b` (which starts with `\\`) as the one-shot engine
 /// does in any kind of string.
+#[inline]
 fn escape(b: &[u8]) -> Escape {
     let Some(&c) = b.get(1) else {
         return Escape::Wait;
@@ -2227,6 +2286,25 @@ mod tests {
             "", "-", "01", "1.", ".5", "+1", "1e", "1e+", "0x1F", "1.2.3", "--1",
         ] {
             assert!(!is_json_number(bad), "{bad}");
+        }
+    }
+
+    proptest::proptest! {
+        /// The word-at-a-time scan finds what a byte-by-byte one does, at every length and
+        /// offset (the stops placed near word edges and past the scanned words).
+        #[test]
+        fn string_stop_finds_the_first_stop(
+            filler in proptest::collection::vec(proptest::prop_oneof![
+                40 => proptest::sample::select(vec![b'a', b' ', 0x80, 0xE3, 0xFF]),
+                1 => proptest::sample::select(vec![b'\'', b'"', b'\\', b'`', 0xE2]),
+            ], 0..200),
+            quote in proptest::sample::select(vec![b'"', b'\'', b'`']),
+            typographic in proptest::bool::ANY,
+        ) {
+            let naive = filler
+                .iter()
+                .position(|&c| c == quote || c == b'\\' || (typographic && c == 0xE2));
+            proptest::prop_assert_eq!(string_stop(&filler, quote, typographic), naive);
         }
     }
 
