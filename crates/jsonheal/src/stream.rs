@@ -384,15 +384,10 @@ impl Repairer {
     }
 }
 
-/// Where the parser is.
+/// Where the parser is. The modes between tokens come first, so that telling them apart
+/// from the rest (`is_structural`) is one comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
-    /// Before the value: skipping prose and fences up to the first `{` or `[`.
-    Prose,
-    /// Inside a reasoning block before the value (`REASONING_TAGS[i]`).
-    Think(usize),
-    /// On a code fence's line (```` ```json ````) before the value: skipped to its end.
-    FenceLine,
     /// In an object, expecting a key or `}`.
     Key,
     /// After a quoted key, expecting `:`.
@@ -401,6 +396,15 @@ enum Mode {
     MemberValue,
     /// In an array, expecting an element or `]`.
     Element,
+    /// After a value inside a container: expecting `,` or the closer. A number or literal
+    /// waiting for that confirmation is in `Parser::pending`.
+    AfterValue,
+    /// Before the value: skipping prose and fences up to the first `{` or `[`.
+    Prose,
+    /// Inside a reasoning block before the value (`REASONING_TAGS[i]`).
+    Think(usize),
+    /// On a code fence's line (```` ```json ````) before the value: skipped to its end.
+    FenceLine,
     /// Inside a string opened by `quote`; `key` if it is an object key.
     /// `windows`: the content starts like `C:\x`, so every backslash but `\"` and `\\`
     /// is a path separator (the engine's rule).
@@ -409,13 +413,20 @@ enum Mode {
     KeyWord,
     /// Inside a bare value: a number or a literal (it ends at any other character).
     ValueWord,
-    /// After a value inside a container: expecting `,` or the closer. A number or literal
-    /// waiting for that confirmation is in `Parser::pending`.
-    AfterValue,
     /// The root value closed; the rest is for `finish`.
     Done,
     /// Something uncertain was met; the rest is for `finish`.
     Frozen,
+}
+
+impl Mode {
+    /// Between tokens: `Key` to `AfterValue`.
+    fn is_structural(self) -> bool {
+        matches!(
+            self,
+            Mode::Key | Mode::Colon | Mode::MemberValue | Mode::Element | Mode::AfterValue
+        )
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -442,49 +453,60 @@ enum Kind {
 /// No node (an end of a sibling list).
 const NONE: u32 = u32::MAX;
 
-/// One node of the partial value tree, 20 bytes. Text (member key, then string content or
-/// number text) lives in the parser's shared `arena`, and siblings are linked; nodes are
-/// made in document order, so a container's first child is the node right after it. So
-/// building the tree allocates next to nothing per value, and appending to a string is
-/// O(1) at any depth. Offsets are `u32`: `Parser::run` freezes a stream past 4 GiB.
+/// One node of the partial value tree, 12 bytes. Text (member key, then string content or
+/// number text) lives in the parser's shared `arena`. Nodes are made in document order, so a
+/// container's descendants are the nodes right after it, up to its `end`. So building the
+/// tree allocates next to nothing per value, and appending to a string is O(1) at any depth.
+/// Offsets are `u32`: `Parser::run` freezes a stream past 4 GiB.
 #[derive(Debug, Clone)]
 struct Node {
     kind: Kind,
-    /// Whether the node right after this container is its first child.
-    has_children: bool,
-    /// An object member's key is `arena[key..text]` (empty elsewhere).
-    key: u32,
+    /// An object member's key is `arena[text - key_len..text]` (empty elsewhere): a key is
+    /// read into the arena right before its value's text. A longer key freezes the stream.
+    key_len: u16,
     /// String content or number text: `arena[text..end]`.
     text: u32,
+    /// For a string or a number, the end of its text. For a container, the id past its
+    /// last descendant, `NONE` while it is open (every later node is one then).
     end: u32,
-    /// The next sibling.
-    next: u32,
 }
 
 impl Node {
     fn key_range(&self) -> std::ops::Range<usize> {
-        self.key as usize..self.text as usize
+        self.text as usize - usize::from(self.key_len)..self.text as usize
     }
 
     fn text_range(&self) -> std::ops::Range<usize> {
         self.text as usize..self.end as usize
     }
+}
 
-    /// The first child's id, if any.
-    fn first_child(&self, id: usize) -> u32 {
-        if self.has_children {
-            (id + 1) as u32
-        } else {
-            NONE
+/// The ids of the children of container `id`, in order: each child's next sibling is the
+/// node past its subtree.
+fn children(nodes: &[Node], id: usize) -> impl Iterator<Item = (usize, &Node)> {
+    let subtree_end = |at: usize, node: &Node| match node.kind {
+        Kind::Arr | Kind::Obj if node.end != NONE => node.end as usize,
+        Kind::Arr | Kind::Obj => nodes.len(),
+        _ => at + 1,
+    };
+    let end = nodes.get(id).map_or(0, |node| subtree_end(id, node));
+    let mut at = id + 1;
+    std::iter::from_fn(move || {
+        if at >= end {
+            return None;
         }
-    }
+        let node = nodes.get(at)?;
+        let this = at;
+        at = subtree_end(at, node).max(at + 1);
+        Some((this, node))
+    })
 }
 
 /// An open container.
 #[derive(Debug)]
 struct Frame {
     node: usize,
-    /// Its last child (`NONE` while it has none): the one a new child is linked after.
+    /// Its last child (`NONE` while it has none), whose key names the string being read.
     last: u32,
     /// How many children.
     len: usize,
@@ -493,7 +515,7 @@ struct Frame {
     key_bits: u64,
     /// Hashes of the keys of a wide object (small ones are scanned): a duplicate key
     /// freezes the stream (the one-shot engine's policy decides which value wins).
-    key_hashes: Option<HashSet<u64>>,
+    key_hashes: Option<Box<HashSet<u64>>>,
     /// Length of `Parser::ptr` before this container's own segment was added.
     ptr_len: usize,
 }
@@ -871,11 +893,7 @@ impl Parser {
             if let Step::Wait = self.token(text) {
                 return Step::Wait;
             }
-            let structure = matches!(
-                self.mode,
-                Mode::Key | Mode::Colon | Mode::MemberValue | Mode::Element | Mode::AfterValue
-            );
-            if !structure || self.comment.is_some() || self.pos >= text.len() {
+            if !self.mode.is_structural() || self.comment.is_some() || self.pos >= text.len() {
                 return Step::Go;
             }
         }
@@ -935,21 +953,30 @@ impl Parser {
         }
         match self.mode {
             Mode::Key => match b {
-                b'"' | b'\'' | b'`' => {
-                    let Some(windows) = windows_path(&bytes[self.pos + 1..]) else {
-                        return Step::Wait;
-                    };
-                    self.key_start = self.arena.len();
-                    self.pos += 1;
-                    // A Windows path holds an escape JSON does not know: not JSON either.
-                    self.repaired |= b != b'"' || windows;
-                    self.mode = Mode::Str {
-                        quote: b,
-                        key: true,
-                        windows,
-                    };
-                    self.string(text, b, true, windows)
+                b'"' => {
+                    // The common key: closed within the text, no escape in it (so no
+                    // Windows path either), and `:` right after it.
+                    let body = &bytes[self.pos + 1..];
+                    match string_stop(body, b'"', false) {
+                        Some(i) if body[i] == b'"' => {
+                            self.key_start = self.arena.len();
+                            self.arena.push_str(&text[self.pos + 1..self.pos + 1 + i]);
+                            self.pos += i + 2;
+                            if !self.complete_key() {
+                                return self.freeze();
+                            }
+                            if bytes.get(self.pos) == Some(&b':') {
+                                self.pos += 1;
+                                self.mode = Mode::MemberValue;
+                            } else {
+                                self.mode = Mode::Colon;
+                            }
+                            Step::Go
+                        }
+                        _ => self.quoted_key(text, b),
+                    }
                 }
+                b'\'' | b'`' => self.quoted_key(text, b),
                 b'}' => {
                     // After a member, `Key` is reached through a comma: a trailing one.
                     self.repaired |= self.open_len() > 0;
@@ -1026,6 +1053,23 @@ impl Parser {
             }
             _ => self.freeze(),
         }
+    }
+
+    /// A quoted key at `pos` (its opening quote), read as a string.
+    fn quoted_key(&mut self, text: &str, quote: u8) -> Step {
+        let Some(windows) = windows_path(&text.as_bytes()[self.pos + 1..]) else {
+            return Step::Wait;
+        };
+        self.key_start = self.arena.len();
+        self.pos += 1;
+        // A Windows path holds an escape JSON does not know: not JSON either.
+        self.repaired |= quote != b'"' || windows;
+        self.mode = Mode::Str {
+            quote,
+            key: true,
+            windows,
+        };
+        self.string(text, quote, true, windows)
     }
 
     /// What follows a string value's closing quote decides whether it closes the string
@@ -1349,42 +1393,31 @@ impl Parser {
         let Some(frame) = self.stack.last_mut().filter(|f| f.object) else {
             return false;
         };
-        let first = if frame.len > 0 {
-            frame.node + 1
-        } else {
-            NONE as usize
-        };
         let (nodes, arena) = (&self.nodes, &self.arena);
         let key = arena.get(self.key_start..).unwrap_or_default();
-        let keys = || {
-            let mut at = first;
-            std::iter::from_fn(move || {
-                let node = nodes.get(at)?;
-                at = node.next as usize;
-                arena.get(node.key_range())
-            })
-        };
+        let container = frame.node;
+        let keys =
+            || children(nodes, container).filter_map(|(_, node)| arena.get(node.key_range()));
         // One bit per key of a cheap hash: a key whose bit is clear is new, which is most keys,
         // so most are told apart without a look at their siblings.
-        let bit = 1u64 << (key_mix(key) & 63);
+        let bit = 1u64 << key_mix(key);
         let seen = frame.key_bits & bit != 0;
         frame.key_bits |= bit;
         if frame.len < SCAN {
             // Lengths first: most sibling keys differ in length, and comparing those costs
             // no look at the text.
-            let mut at = if seen { first } else { NONE as usize };
-            while let Some(node) = nodes.get(at) {
-                if (node.text - node.key) as usize == key.len()
-                    && arena.as_bytes().get(node.key_range()) == Some(key.as_bytes())
-                {
-                    return false;
-                }
-                at = node.next as usize;
+            if seen
+                && children(nodes, container).any(|(_, node)| {
+                    usize::from(node.key_len) == key.len()
+                        && arena.as_bytes().get(node.key_range()) == Some(key.as_bytes())
+                })
+            {
+                return false;
             }
         } else {
             let hashes = frame
                 .key_hashes
-                .get_or_insert_with(|| keys().map(fnv1a).collect());
+                .get_or_insert_with(|| Box::new(keys().map(fnv1a).collect()));
             // A hash seen before is confirmed by a scan: collisions are rare.
             if !hashes.insert(fnv1a(key)) && keys().any(|k| k == key) {
                 return false;
@@ -1411,22 +1444,17 @@ impl Parser {
                     // The key was read into the arena right before the value's text.
                     key = self.key_start;
                 }
-                let prev = std::mem::replace(&mut frame.last, id as u32);
+                frame.last = id as u32;
                 frame.len += 1;
-                match self.nodes.get_mut(prev as usize) {
-                    Some(prev) => prev.next = id as u32,
-                    // The first child comes right after its container.
-                    None => self.nodes.get_mut(frame.node)?.has_children = true,
-                }
             }
         }
+        let key_len = u16::try_from(text.0.checked_sub(key)?).ok()?;
+        let container = matches!(kind, Kind::Arr | Kind::Obj);
         self.nodes.push(Node {
             kind,
-            has_children: false,
-            key: key as u32,
+            key_len,
             text: text.0 as u32,
-            end: text.1 as u32,
-            next: NONE,
+            end: if container { NONE } else { text.1 as u32 },
         });
         self.revision += 1;
         if self.track_events {
@@ -1520,6 +1548,10 @@ impl Parser {
         self.pos += 1;
         if let Some(frame) = self.stack.pop() {
             self.ptr.truncate(frame.ptr_len);
+            let end = self.nodes.len() as u32;
+            if let Some(node) = self.nodes.get_mut(frame.node) {
+                node.end = end;
+            }
         }
         self.mode = if self.stack.is_empty() {
             Mode::Done
@@ -1635,15 +1667,7 @@ impl Parser {
         let Some(node) = self.nodes.get(id) else {
             return Value::Null;
         };
-        let children = || {
-            let mut at = node.first_child(id) as usize;
-            std::iter::from_fn(move || {
-                let child = self.nodes.get(at)?;
-                let this = at;
-                at = child.next as usize;
-                Some((this, child))
-            })
-        };
+        let children = || children(&self.nodes, id);
         match node.kind {
             Kind::Arr => Value::Array(children().map(|(i, _)| self.build(i)).collect()),
             Kind::Obj => Value::Object(
@@ -1955,32 +1979,49 @@ fn cuttable(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'}' | b']' | b',')
 }
 
-/// Where the withheld end of raw content `s` starts (see `Parser::content`).
+/// Where the withheld end of raw content `s` starts (see `Parser::content`). Every rule
+/// holds back part of the run of cuttable bytes at the very end, so one backward pass over
+/// that run decides them all:
+/// - from the last line break, when only cuttable bytes follow it;
+/// - in a member value, from the trailing spaces and a `,` before them;
+/// - from the trailing run of layout and closers, when it holds a closer.
 fn held_from(s: &str, member: bool) -> usize {
     let b = s.as_bytes();
-    let mut keep = s.len();
-    // Every rule below holds back a run of cuttable bytes at the very end.
-    if b.last().is_none_or(|&c| !cuttable(c)) {
-        return keep;
-    }
-    if let Some(nl) = memchr::memrchr(b'\n', b) {
-        if b[nl + 1..].iter().all(|&c| cuttable(c)) {
-            keep = nl;
+    let mut keep = b.len();
+    let mut last_line_break = None;
+    // Where the trailing spaces start, and where the trailing layout-and-closers run does.
+    let (mut spaces, mut closers) = (b.len(), b.len());
+    let (mut in_spaces, mut in_closers, mut closer_seen) = (true, true, false);
+    for (i, &c) in b.iter().enumerate().rev() {
+        if !cuttable(c) {
+            break;
+        }
+        if c == b'\n' && last_line_break.is_none() {
+            last_line_break = Some(i);
+        }
+        in_spaces &= c == b' ';
+        if in_spaces {
+            spaces = i;
+        }
+        in_closers &= c != b',';
+        if in_closers {
+            closers = i;
+            closer_seen |= matches!(c, b'}' | b']');
         }
     }
-    if member {
-        let body = s.trim_end_matches(' ');
-        keep = keep.min(body.strip_suffix(',').unwrap_or(body).len());
+    if let Some(line_break) = last_line_break {
+        keep = line_break;
     }
-    // Closers (and layout) at the end: if the text ends there, they close what is open and
-    // the engine ends the string before them (`{"key": ["value]}`).
-    let run = b
-        .iter()
-        .rev()
-        .take_while(|&&c| matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'}' | b']'))
-        .count();
-    if b[b.len() - run..].iter().any(|&c| matches!(c, b'}' | b']')) {
-        keep = keep.min(b.len() - run);
+    if member {
+        let body = if spaces > 0 && b[spaces - 1] == b',' {
+            spaces - 1
+        } else {
+            spaces
+        };
+        keep = keep.min(body);
+    }
+    if closer_seen {
+        keep = keep.min(closers);
     }
     keep
 }
@@ -2241,12 +2282,18 @@ fn push_index(path: &mut String, mut index: usize) {
 }
 
 /// FNV-1a: a fast hash for the duplicate-key check (collisions are confirmed by a scan).
-/// A few bits from a key's length and its first and last bytes (see `Frame::key_bits`).
+/// Six bits from a key's length and its first two and last two bytes (see
+/// `Frame::key_bits`), mixed so that the keys of one object rarely share a bit.
 fn key_mix(key: &str) -> u32 {
     let b = key.as_bytes();
-    let first = b.first().map_or(0, |&c| u32::from(c));
-    let last = b.last().map_or(0, |&c| u32::from(c));
-    (b.len() as u32).wrapping_mul(31) ^ first.wrapping_mul(7) ^ last.wrapping_mul(13)
+    let at = |i: usize| u64::from(b.get(i).copied().unwrap_or(0));
+    let n = b.len();
+    let h = n as u64
+        | at(0) << 8
+        | at(1) << 16
+        | at(n.wrapping_sub(1)) << 24
+        | at(n.wrapping_sub(2)) << 32;
+    (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as u32
 }
 
 fn fnv1a(s: &str) -> u64 {
@@ -2286,6 +2333,49 @@ mod tests {
             "", "-", "01", "1.", ".5", "+1", "1e", "1e+", "0x1F", "1.2.3", "--1",
         ] {
             assert!(!is_json_number(bad), "{bad}");
+        }
+    }
+
+    /// The rules of `held_from` one by one, as first written.
+    fn held_from_reference(s: &str, member: bool) -> usize {
+        let b = s.as_bytes();
+        let mut keep = s.len();
+        // Every rule below holds back a run of cuttable bytes at the very end.
+        if b.last().is_none_or(|&c| !cuttable(c)) {
+            return keep;
+        }
+        if let Some(nl) = memchr::memrchr(b'\n', b) {
+            if b[nl + 1..].iter().all(|&c| cuttable(c)) {
+                keep = nl;
+            }
+        }
+        if member {
+            let body = s.trim_end_matches(' ');
+            keep = keep.min(body.strip_suffix(',').unwrap_or(body).len());
+        }
+        // Closers (and layout) at the end: if the text ends there, they close what is open and
+        // the engine ends the string before them (`{"key": ["value]}`).
+        let run = b
+            .iter()
+            .rev()
+            .take_while(|&&c| matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'}' | b']'))
+            .count();
+        if b[b.len() - run..].iter().any(|&c| matches!(c, b'}' | b']')) {
+            keep = keep.min(b.len() - run);
+        }
+        keep
+    }
+
+    proptest::proptest! {
+        /// The one-pass hold-back agrees with the rules applied one by one.
+        #[test]
+        fn held_from_agrees_with_its_rules(
+            s in proptest::collection::vec(proptest::sample::select(
+                vec!["a", " ", ",", "\n", "}", "]", "\t", "\r", "é"]), 0..12),
+            member in proptest::bool::ANY,
+        ) {
+            let s = s.concat();
+            proptest::prop_assert_eq!(held_from(&s, member), held_from_reference(&s, member));
         }
     }
 
