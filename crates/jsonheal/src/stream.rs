@@ -159,6 +159,8 @@ pub struct Events<'a> {
     log: &'a EventLog,
     /// The parser's arena, where the events' texts are.
     arena: &'a str,
+    /// The path of the string being read, which an append to it names.
+    current_path: &'a str,
     next: usize,
 }
 
@@ -168,7 +170,7 @@ impl<'a> Iterator for Events<'a> {
     fn next(&mut self) -> Option<EventRef<'a>> {
         let entry = self.log.entries.get(self.next)?;
         self.next += 1;
-        Some(self.log.event(entry, self.arena))
+        Some(self.log.event(entry, self.arena, self.current_path))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -186,9 +188,14 @@ impl ExactSizeIterator for Events<'_> {}
 struct EventLog {
     buf: String,
     entries: Vec<Entry>,
+    /// The entry whose path is `CURRENT_PATH`, if any: an append to the string being read.
+    current: Option<usize>,
     /// `events()` handed the entries out; the next change starts a new log.
     drained: bool,
 }
+
+/// `Entry::path` of an append whose path is the parser's `current_path`.
+const CURRENT_PATH: (usize, usize) = (usize::MAX, usize::MAX);
 
 #[derive(Debug, Clone, Copy)]
 struct Entry {
@@ -207,10 +214,20 @@ impl EventLog {
             self.drained = false;
             self.buf.clear();
             self.entries.clear();
+            self.current = None;
         }
     }
 
-    fn event<'a>(&'a self, entry: &Entry, arena: &'a str) -> EventRef<'a> {
+    /// Copy `current_path` into the entry that names it, before it changes.
+    fn settle_current(&mut self, current_path: &str) {
+        if let Some(entry) = self.current.take().and_then(|i| self.entries.get_mut(i)) {
+            let start = self.buf.len();
+            self.buf.push_str(current_path);
+            entry.path = (start, self.buf.len());
+        }
+    }
+
+    fn event<'a>(&'a self, entry: &Entry, arena: &'a str, current_path: &'a str) -> EventRef<'a> {
         let text = |r: (usize, usize)| arena.get(r.0..r.1).unwrap_or_default();
         let op = match entry.set {
             None => OpRef::Append(text(entry.text)),
@@ -223,10 +240,12 @@ impl EventLog {
                 Kind::Obj => Shown::Object,
             }),
         };
-        EventRef {
-            path: self.buf.get(entry.path.0..entry.path.1).unwrap_or_default(),
-            op,
-        }
+        let path = if entry.path == CURRENT_PATH {
+            current_path
+        } else {
+            self.buf.get(entry.path.0..entry.path.1).unwrap_or_default()
+        };
+        EventRef { path, op }
     }
 }
 
@@ -320,6 +339,7 @@ impl Repairer {
         Events {
             log: &parser.log,
             arena: &parser.arena,
+            current_path: &parser.current_path,
             next: 0,
         }
     }
@@ -1637,6 +1657,8 @@ impl Parser {
         }
         // The string's pointer, built the first time it grows after its `Set` was drained.
         if !self.current_path_known {
+            // An event of the string before may still name its path by `current_path`.
+            self.log.settle_current(&self.current_path);
             let mut p = std::mem::take(&mut self.current_path);
             p.clear();
             p.push_str(&self.ptr);
@@ -1644,11 +1666,11 @@ impl Parser {
             self.current_path = p;
             self.current_path_known = true;
         }
-        let buf = &mut self.log.buf;
-        let path_start = buf.len();
-        buf.push_str(&self.current_path);
+        // The path stays in `current_path` (no copy) until that changes.
+        self.log.settle_current(&self.current_path);
+        self.log.current = Some(self.log.entries.len());
         self.log.entries.push(Entry {
-            path: (path_start, buf.len()),
+            path: CURRENT_PATH,
             set: None,
             text: (from, self.arena.len()),
         });
