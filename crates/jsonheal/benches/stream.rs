@@ -1,9 +1,11 @@
 //! Streaming repair vs one-shot repair of the same document.
 //!
 //! A 1 MB document (tool-call-like records: code in strings, nested objects, numbers,
-//! literals, non-ASCII text) is fed in 16 B, 1 KB and 64 KB chunks, draining the path events
-//! after every chunk; `push+events` is the streaming parser alone, `push+events+finish` adds
-//! the one-shot repair that `finish` runs. The 2 MB document shows the growth is linear.
+//! literals, non-ASCII text; a node every 18 bytes) is fed in 16 B, 1 KB and 64 KB chunks,
+//! reading every path event after every chunk; `push+events` is the streaming parser alone,
+//! `push+events+finish` adds the one-shot repair that `finish` runs. The 2 MB document shows
+//! the growth is linear. `code_1MB` is one streamed `write_file` call: a long string of
+//! escaped code.
 //!
 //! Baselines in the same run: `oneshot_repair` (for valid JSON the engine only validates and
 //! returns the text), `oneshot_repair+value` (what a caller needs for a value),
@@ -17,7 +19,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use jsonheal::stream::Repairer;
+use jsonheal::stream::{OpRef, Repairer};
 
 /// The same records written LLM-style: every repair the stream applies as it goes.
 fn llm_document(size: usize) -> String {
@@ -33,6 +35,22 @@ fn llm_document(size: usize) -> String {
             "tags: ['alpha', 'beta', ",
         )
         .replace("]}", ",]} // end\n")
+}
+
+/// One tool call writing a big file: a few keys and one long string of escaped code, the
+/// shape of a streamed `write_file` call.
+fn code_document(size: usize) -> String {
+    let mut code = String::with_capacity(size + 128);
+    let mut i = 0;
+    while code.len() < size {
+        code.push_str(&format!(
+            "fn f_{i}(x: &str) -> String {{\\n    let s = format!(\\\"{{}} {i}\\\", x);\\n    s.trim().to_owned() // café\\n}}\\n\\n"
+        ));
+        i += 1;
+    }
+    format!(
+        "{{\"tool\": \"write_file\", \"arguments\": {{\"path\": \"src/big.rs\", \"content\": \"{code}\"}}}}"
+    )
 }
 
 /// A deterministic document of about `size` bytes.
@@ -80,7 +98,13 @@ fn stream(doc: &str, chunk: usize, finish: bool) {
     let mut events = 0usize;
     for piece in doc.as_bytes().chunks(chunk) {
         r.push_bytes(piece);
-        events += r.events().len();
+        // Read every event, as a UI patching its view would.
+        for event in r.events() {
+            events += event.path.len();
+            if let OpRef::Append(text) = event.op {
+                events += text.len();
+            }
+        }
     }
     black_box(events);
     if finish {
@@ -92,6 +116,7 @@ fn bench(c: &mut Criterion) {
     let docs = [
         ("1MB", document(1 << 20), true),
         ("2MB", document(2 << 20), false),
+        ("code_1MB", code_document(1 << 20), true),
         ("llm_1MB", llm_document(1 << 20), true),
         ("llm_2MB", llm_document(2 << 20), false),
     ];

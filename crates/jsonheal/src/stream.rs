@@ -535,7 +535,7 @@ struct Frame {
     key_bits: u64,
     /// Hashes of the keys of a wide object (small ones are scanned): a duplicate key
     /// freezes the stream (the one-shot engine's policy decides which value wins).
-    key_hashes: Option<Box<HashSet<u64>>>,
+    key_hashes: Option<HashSet<u64>>,
     /// Length of `Parser::ptr` before this container's own segment was added.
     ptr_len: usize,
 }
@@ -1437,7 +1437,7 @@ impl Parser {
         } else {
             let hashes = frame
                 .key_hashes
-                .get_or_insert_with(|| Box::new(keys().map(fnv1a).collect()));
+                .get_or_insert_with(|| keys().map(fnv1a).collect());
             // A hash seen before is confirmed by a scan: collisions are rare.
             if !hashes.insert(fnv1a(key)) && keys().any(|k| k == key) {
                 return false;
