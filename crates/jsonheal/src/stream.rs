@@ -1816,13 +1816,18 @@ fn string_stop(rest: &[u8], quote: u8, typographic: bool) -> Option<usize> {
         }
         i += 8;
     }
-    let far = rest.get(NEAR..)?;
-    let found = if typographic {
+    string_stop_far(rest.get(NEAR..)?, quote, typographic).map(|k| k + NEAR)
+}
+
+/// `string_stop` past its first words, out of line so that the common short scan stays
+/// small.
+#[inline(never)]
+fn string_stop_far(far: &[u8], quote: u8, typographic: bool) -> Option<usize> {
+    if typographic {
         memchr::memchr3(quote, b'\\', 0xE2, far)
     } else {
         memchr::memchr2(quote, b'\\', far)
-    };
-    found.map(|k| k + NEAR)
+    }
 }
 
 /// The engine's `template_placeholder` on `b[i..]`, or `None` while the text so far cannot
