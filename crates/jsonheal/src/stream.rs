@@ -1049,27 +1049,36 @@ impl Parser {
                 }
                 _ => self.freeze(),
             },
-            Mode::AfterValue => {
-                let object = self.stack.last().is_some_and(|f| f.object);
-                match b {
-                    b',' => {
-                        self.commit_pending();
-                        self.pos += 1;
-                        self.mode = if object { Mode::Key } else { Mode::Element };
-                        Step::Go
-                    }
-                    b'}' if object => {
-                        self.commit_pending();
-                        self.close()
-                    }
-                    b']' if !object => {
-                        self.commit_pending();
-                        self.close()
-                    }
-                    // A missing comma, a wrong closer, `+` concatenation, an inner quote
-                    // that did not end its string: the engine decides.
-                    _ => self.freeze(),
+            Mode::AfterValue => self.separator(b),
+            _ => self.freeze(),
+        }
+    }
+
+    /// After a value, at `b`: a comma or the container's closer confirms a waiting number
+    /// or literal and moves on; anything else (a missing comma, a wrong closer, `+`
+    /// concatenation, an inner quote that did not end its string) is the engine's call.
+    fn separator(&mut self, b: u8) -> Step {
+        let object = self.stack.last().is_some_and(|f| f.object);
+        match b {
+            b',' => {
+                if !self.commit_pending() {
+                    return Step::Go;
                 }
+                self.pos += 1;
+                self.mode = if object { Mode::Key } else { Mode::Element };
+                Step::Go
+            }
+            b'}' if object => {
+                if !self.commit_pending() {
+                    return Step::Go;
+                }
+                self.close()
+            }
+            b']' if !object => {
+                if !self.commit_pending() {
+                    return Step::Go;
+                }
+                self.close()
             }
             _ => self.freeze(),
         }
@@ -1381,25 +1390,43 @@ impl Parser {
             .position(|&b| !is_word_byte(b))
             .map_or(bytes.len(), |i| start + i);
         // Word bytes are ASCII, so `end` is a char boundary.
-        self.arena.push_str(&text[start..end]);
+        let piece = &text[start..end];
         self.pos = end;
         let Some(&next) = bytes.get(end) else {
-            // The word may still grow (`tru` → `true`, `12` → `123`).
+            // The word may still grow (`tru` → `true`, `12` → `123`): kept in the arena.
+            self.arena.push_str(piece);
             return Step::Go;
         };
         if !matches!(next, b' ' | b'\t' | b'\n' | b'\r' | b',' | b'}' | b']') {
             // `true#x`, `1/2`, `ObjectId(`: the engine reads a longer token.
             return self.freeze();
         }
-        let word = self.arena.get(self.word_start..).unwrap_or_default();
-        match classify(word, self.non_finite) {
-            Some((kind, json)) => {
-                self.repaired |= !json;
-                self.pending = Some(kind);
-                self.mode = Mode::AfterValue;
-                Step::Go
-            }
-            None => self.freeze(),
+        // A word read whole in this piece is classified where it is; one begun in an earlier
+        // piece is the arena's end.
+        let whole = self.arena.len() == self.word_start;
+        if !whole {
+            self.arena.push_str(piece);
+        }
+        let word = if whole {
+            piece
+        } else {
+            self.arena.get(self.word_start..).unwrap_or_default()
+        };
+        let Some((kind, json)) = classify(word, self.non_finite) else {
+            return self.freeze();
+        };
+        self.repaired |= !json;
+        if whole && matches!(kind, Kind::Num | Kind::Str) {
+            // Its node shows the text.
+            self.arena.push_str(piece);
+        }
+        self.pending = Some(kind);
+        self.mode = Mode::AfterValue;
+        if next == b',' || next == b'}' || next == b']' {
+            // What `token` would do next, without going round.
+            self.separator(next)
+        } else {
+            Step::Go
         }
     }
 
@@ -1619,7 +1646,8 @@ impl Parser {
         }
     }
 
-    fn commit_pending(&mut self) {
+    /// Show the number or literal waiting for confirmation; false if that froze the stream.
+    fn commit_pending(&mut self) -> bool {
         if let Some(kind) = self.pending.take() {
             // The word is the arena's end; a literal's node shows no text.
             let end = if matches!(kind, Kind::Num | Kind::Str) {
@@ -1629,8 +1657,10 @@ impl Parser {
             };
             if self.attach(kind, (self.word_start, end)).is_none() {
                 self.freeze();
+                return false;
             }
         }
+        true
     }
 
     /// The string value being read grew: `arena[from..]` is new content (the string being

@@ -842,3 +842,20 @@ fn arb_json() -> impl Strategy<Value = Value> {
             .prop_map(|m| Value::Object(m.into_iter().collect())),
     ]
 }
+
+/// A node keeps its key's length in 16 bits: a longer key freezes the stream (whatever its
+/// value is), the snapshot stops where it was, and `finish` still reads the whole text.
+#[test]
+fn a_key_longer_than_64_kib_freezes_the_stream() {
+    let key = "k".repeat(70_000);
+    for value in ["1", "true", "\"x\"", "[2]", "{}"] {
+        let text = format!(r#"{{"a": 0, "{key}": {value}, "b": 2}}"#);
+        let mut r = Repairer::new();
+        r.push(&text);
+        assert!(r.is_frozen(), "{value}");
+        assert_eq!(r.snapshot(), Some(json!({"a": 0})), "{value}");
+        let fin = r.finish().unwrap().value().unwrap();
+        assert_eq!(fin["b"], json!(2), "{value}");
+        assert_eq!(fin.as_object().map(|o| o.len()), Some(3), "{value}");
+    }
+}
