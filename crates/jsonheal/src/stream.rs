@@ -696,21 +696,23 @@ impl Parser {
         self.run_to(text, text.len());
     }
 
+    /// Read `text[..end]`; the prose before the value may look further, at all of `text`.
     fn run_to(&mut self, text: &str, end: usize) {
+        let full = text.as_bytes();
         let text = &text[..end];
         while self.pos < text.len() {
-            if let Step::Wait = self.step(text) {
+            if let Step::Wait = self.step(text, full) {
                 break;
             }
         }
     }
 
-    fn step(&mut self, text: &str) -> Step {
+    fn step(&mut self, text: &str, full: &[u8]) -> Step {
         if let Some(comment) = self.comment {
             return self.in_comment(text.as_bytes(), comment);
         }
         match self.mode {
-            Mode::Prose => self.prose(text.as_bytes()),
+            Mode::Prose => self.prose(text.as_bytes(), full),
             Mode::Think(tag) => self.think(text.as_bytes(), tag),
             Mode::FenceLine => {
                 let rest = &text.as_bytes()[self.pos..];
@@ -775,7 +777,9 @@ impl Parser {
     /// Skip to the value the way the one-shot engine finds it: reasoning blocks and fence
     /// lines are skipped; a bracket opens the value at the text's start, or later in prose
     /// when what follows it looks like JSON.
-    fn prose(&mut self, bytes: &[u8]) -> Step {
+    /// `full` is all the text so far, where `bytes` may stop at a bracket while the engine's
+    /// escaped-document check is undecided: a control token is told by what follows its `[`.
+    fn prose(&mut self, bytes: &[u8], full: &[u8]) -> Step {
         while let Some(&c) = bytes.get(self.pos) {
             let rest = &bytes[self.pos..];
             match c {
@@ -824,6 +828,21 @@ impl Parser {
                         // A backtick string first: see quotes below.
                         Some(false) if c == b'`' && self.text_start => return self.freeze(),
                         Some(false) => {}
+                    }
+                }
+                // A chat template's control token (`[TOOL_CALLS] [{…}]`): skipped as the
+                // engine skips it, and no prose either.
+                b'[' if !self.in_fence
+                    && crate::repair::control_token(full, self.pos, false) != Some(None) =>
+                {
+                    match crate::repair::control_token(full, self.pos, false) {
+                        Some(Some(len)) => {
+                            self.pos += len;
+                            self.repaired = true;
+                            self.prose_line_start = false;
+                            continue;
+                        }
+                        _ => return Step::Wait,
                     }
                 }
                 b'{' | b'[' => {

@@ -857,6 +857,40 @@ fn early_and_wrong_closers_keep_what_follows() {
     );
 }
 
+/// A `]` of the right kind that closes an array too early: elements follow where the
+/// array's holder cannot take them (the text's end, or an object wanting a key), and a
+/// later `]` closes it. The elements stay in the array.
+#[test]
+fn early_array_closers_keep_the_elements() {
+    run(
+        "closers",
+        &[
+            (r#"[{"a": 1}], {"b": 2}]"#, r#"[{"a":1},{"b":2}]"#),
+            ("[1, 2], 3, 4]", "[1,2,3,4]"),
+            (
+                r#"{"rows": [{"a": 1}], {"b": 2}], "total": 3}"#,
+                r#"{"rows":[{"a":1},{"b":2}],"total":3}"#,
+            ),
+            (
+                r#"{"rows": ["a"], "b"], "n": 3}"#,
+                r#"{"rows":["a","b"],"n":3}"#,
+            ),
+            (
+                "{\"items\": [\n  {\"id\": 1},\n  {\"id\": 2}],\n  {\"id\": 3}\n]}",
+                r#"{"items":[{"id":1},{"id":2},{"id":3}]}"#,
+            ),
+            // In an array of arrays the last `]` is the doubled one; an array after the
+            // closer means the `[` around both was lost.
+            (r#"[["x"], "y"]]"#, r#"[["x"],"y"]"#),
+            ("[1, 2], [3, 4]]", "[[1,2],[3,4]]"),
+            // Without a later `]` these are several values, or members.
+            ("[1, 2], [3, 4]", "[[1,2],[3,4]]"),
+            (r#"{"a": [1], "b": 2}"#, r#"{"a":[1],"b":2}"#),
+            (r#"{"a": [1, 2]]}"#, r#"{"a":[1,2]}"#),
+        ],
+    );
+}
+
 /// A comment right after a closing quote (no space): the string ends there when JSON goes on
 /// after the comment; otherwise the quote and the slashes are content.
 #[test]
@@ -926,6 +960,19 @@ fn unicode_spaces_between_tokens() {
             ("{\"a\":\u{3000}\"foo\"}", r#"{"a":"foo"}"#),
             ("{\u{2003}\"a\": \u{201c}b\u{201d}}", r#"{"a":"b"}"#),
             ("[1,\u{2028} 2]", "[1,2]"),
+            // After a string value's closing quote too: the quote ends the string.
+            ("{\"a\": \"x\",\u{a0}\"b\": 1}", r#"{"a":"x","b":1}"#),
+            ("{\"a\": \"x\",\u{2009}\"b\": 1}", r#"{"a":"x","b":1}"#),
+            ("{\"a\": \"x\",\u{200b}\"b\": 1}", r#"{"a":"x","b":1}"#),
+            ("{\"a\": \"x\",\u{3000}\"b\": 1}", r#"{"a":"x","b":1}"#),
+            ("{\"a\": \"x\"\u{a0}, \"b\": 1}", r#"{"a":"x","b":1}"#),
+            ("[\"x\",\u{a0}\"y\"]", r#"["x","y"]"#),
+            // Direction marks and the word joiner are invisible layout as well.
+            ("{\"a\":\u{200f}\"x\"}", r#"{"a":"x"}"#),
+            (
+                "{\"a\":\u{200e}\"x\", \"b\":\u{2060}2}",
+                r#"{"a":"x","b":2}"#,
+            ),
             // Inside a string they are content.
             ("{\"a\": \"x\u{3000}y\"}", "{\"a\":\"x\u{3000}y\"}"),
         ],
@@ -1786,6 +1833,118 @@ fn bare_paths_and_colons_inside_strings() {
             (
                 "{a: '',_: \n\"// not a comment\",\n}",
                 r#"{"a":"","_":"// not a comment"}"#,
+            ),
+        ],
+    );
+}
+
+/// A string that lost its opening quote keeps its closing one: for a value, a separator or
+/// closer follows that quote; for a key, its colon does.
+#[test]
+fn strings_that_lost_their_opening_quote() {
+    run(
+        "lost opening quote",
+        &[
+            (r#"{"a": x", "b": 1}"#, r#"{"a":"x","b":1}"#),
+            (
+                r#"{"a": hello world", "b": 1}"#,
+                r#"{"a":"hello world","b":1}"#,
+            ),
+            (r#"["a", b", "c"]"#, r#"["a","b","c"]"#),
+            (r#"{"a": x"}"#, r#"{"a":"x"}"#),
+            (r#"{a": 1}"#, r#"{"a":1}"#),
+            (r#"{"a": 1, b": 2}"#, r#"{"a":1,"b":2}"#),
+            // After a string value the quote still closes it: the key follows.
+            (r#"{"a": "x", b": 2}"#, r#"{"a":"x","b":2}"#),
+            (
+                "{\"a\": \"x\",\n b\": 2, c\": 3}",
+                r#"{"a":"x","b":2,"c":3}"#,
+            ),
+            // A quote inside a value with words after it is no such thing.
+            (
+                r#"{"a": "say "hi" now", "b": 1}"#,
+                r#"{"a":"say \"hi\" now","b":1}"#,
+            ),
+        ],
+    );
+}
+
+/// Python string prefixes (`u`, `b`, `r`, `f`, `rb`): the string is meant. A raw string's
+/// backslashes stay.
+#[test]
+fn python_string_prefixes() {
+    run(
+        "python",
+        &[
+            ("{u'a': 1}", r#"{"a":1}"#),
+            ("{'a': u'x', 'b': b'y'}", r#"{"a":"x","b":"y"}"#),
+            (r"{'a': r'\d{3}', 'b': 2}", r#"{"a":"\\d{3}","b":2}"#),
+            (r#"{"a": u"x y", "b": 1}"#, r#"{"a":"x y","b":1}"#),
+            ("[rb'x', f'{y}']", r#"["x","{y}"]"#),
+            // A lone `u` or `b` is a value or a key, not a prefix.
+            (r#"{"a": u, "b": 1}"#, r#"{"a":"u","b":1}"#),
+            (r#"{"a": b", "c": 1}"#, r#"{"a":"b","c":1}"#),
+        ],
+    );
+}
+
+/// A chat template's control tokens before the value (`[TOOL_CALLS]`, `[ARGS]`, `[INST]`)
+/// are not arrays; alone, `[ABC]` still is one.
+#[test]
+fn chat_template_control_tokens() {
+    run(
+        "prose",
+        &[
+            (
+                r#"[TOOL_CALLS] [{"name": "a", "arguments": {}}]"#,
+                r#"[{"name":"a","arguments":{}}]"#,
+            ),
+            (
+                r#"[TOOL_CALLS]translate[ARGS]{"text": "x",}"#,
+                r#"{"text":"x"}"#,
+            ),
+            (r#"[INST] json please [/INST] {"a": 1}"#, r#"{"a":1}"#),
+            (
+                r#"[TOOL_CALLS] [{"name": "f", "arguments": {"ids": [1, 2"#,
+                r#"[{"name":"f","arguments":{"ids":[1,2]}}]"#,
+            ),
+            ("[ABC]", r#"["ABC"]"#),
+            (r#"[ABC, "d"]"#, r#"["ABC","d"]"#),
+        ],
+    );
+}
+
+/// JavaScript's `new` before a wrapper call; German low quotes; a bare key before a
+/// full-width colon; a key with a Python prefix after a string value.
+#[test]
+fn more_literal_styles() {
+    run(
+        "literals",
+        &[
+            (
+                r#"{created: new Date("2024-03-01"), id: 7}"#,
+                r#"{"created":"2024-03-01","id":7}"#,
+            ),
+            ("[new Date(1700000000000)]", "[1700000000000]"),
+            (
+                r#"{"a": new Foo(1, 2), "b": 1}"#,
+                r#"{"a":"new Foo(1, 2)","b":1}"#,
+            ),
+            (
+                "{\u{201e}name\u{201c}: \u{201e}K\u{f6}ln\u{201c}}",
+                "{\"name\":\"K\u{f6}ln\"}",
+            ),
+            (
+                "{\"a\": \"sagte \u{201e}hallo\u{201c} laut\", \"b\": 1}",
+                "{\"a\":\"sagte \u{201e}hallo\u{201c} laut\",\"b\":1}",
+            ),
+            (
+                "{\u{540d}\u{524d}\u{ff1a}\"x\"\u{ff0c}\u{5e74}\u{9f62}\u{ff1a}30}",
+                "{\"\u{540d}\u{524d}\":\"x\",\"\u{5e74}\u{9f62}\":30}",
+            ),
+            (
+                "{u'name': u'Ada', u'lang': u'en', u'score': 0.5}",
+                r#"{"name":"Ada","lang":"en","score":0.5}"#,
             ),
         ],
     );

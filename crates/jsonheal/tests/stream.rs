@@ -543,7 +543,14 @@ fn half_typed_tokens_are_withheld() {
         ("{\"", Some(json!({}))),
         ("{\n  a:", Some(json!({}))),
         ("{see attached", None),
-        ("[", Some(json!([]))),
+        // So does a `[`: `[TOOL_CALLS] {…}` is a chat template's control token.
+        ("[", None),
+        ("[1", Some(json!([]))),
+        ("[ ", Some(json!([]))),
+        ("[TOOL_CALLS", None),
+        ("[TOOL_CALLS] ", None),
+        ("[TOOL_CALLS] [{", Some(json!([{}]))),
+        ("[TOOL_CALLS]f[ARGS]{\"a\": 1", Some(json!({}))),
         (r#"{"pat"#, Some(json!({}))),
         (r#"{"path""#, Some(json!({}))),
         (r#"{"path": "#, Some(json!({}))),
@@ -600,7 +607,7 @@ fn half_typed_tokens_are_withheld() {
         ("Usage: cmd [--lines N]", None),
         ("Result: [-1, ", Some(json!([-1]))),
         ("<thi", None),
-        ("<think>{\"x\": 0}</think> [", Some(json!([]))),
+        ("<think>{\"x\": 0}</think> [\"", Some(json!([]))),
     ];
     for (text, want) in cases {
         let mut r = Repairer::new();

@@ -402,7 +402,8 @@ fn typographic_quote(b: &[u8], i: usize) -> Option<TypoQuote> {
         return None;
     }
     match (b.get(i + 1), b.get(i + 2)) {
-        (Some(0x80), Some(0x9C)) => Some(TypoQuote::DoubleOpen),
+        // `“`, and `„` which opens German and Polish quotations (`„Köln“`).
+        (Some(0x80), Some(0x9C | 0x9E)) => Some(TypoQuote::DoubleOpen),
         (Some(0x80), Some(0x9D)) => Some(TypoQuote::DoubleClose),
         (Some(0x80), Some(0x98)) => Some(TypoQuote::SingleOpen),
         (Some(0x80), Some(0x99)) => Some(TypoQuote::SingleClose),
@@ -491,13 +492,89 @@ fn scan_bare_word(b: &[u8], start: usize) -> usize {
         .map_or(b.len(), |n| start + n)
 }
 
-/// The length of a Unicode space at the start of `b` that JSON does not allow between
-/// tokens (U+2000–U+200B, U+2028, U+2029, U+202F, U+205F, U+3000), or 0.
+/// A chat template's control token at `b[i]` (its `[`): `[TOOL_CALLS]`, `[ARGS]`, `[INST]`,
+/// `[/INST]`: capitals, digits and `_` in brackets, with more text after it (alone, `[ABC]`
+/// is an array holding a word). `Some(Some(len))` when it is one, `Some(None)` when not;
+/// `None` when `b` ends too soon to tell and is not `complete` (a stream waits). The engine
+/// and the stream skip it as prose.
+pub(crate) fn control_token(b: &[u8], i: usize, complete: bool) -> Option<Option<usize>> {
+    const MAX: usize = 40;
+    let undecided = if complete { Some(None) } else { None };
+    let mut k = i + 1;
+    if b.get(k) == Some(&b'/') {
+        k += 1;
+    }
+    let name = k;
+    match b.get(k) {
+        None => return undecided,
+        Some(c) if c.is_ascii_uppercase() => {}
+        Some(_) => return Some(None),
+    }
+    loop {
+        match b.get(k) {
+            None => return undecided,
+            Some(c) if c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_' => k += 1,
+            Some(b']') => break,
+            Some(_) => return Some(None),
+        }
+        if k - i > MAX {
+            return Some(None);
+        }
+    }
+    if k - name < 2 || !b[name].is_ascii_uppercase() {
+        return Some(None);
+    }
+    let end = k + 1;
+    let mut m = end;
+    loop {
+        match b.get(m) {
+            None => return undecided,
+            Some(b' ' | b'\t' | b'\n' | b'\r') => m += 1,
+            Some(_) => return Some(Some(end - i)),
+        }
+    }
+}
+
+/// The length of a Python string prefix (`u`, `b`, `r`, `f`, `rb`, `br`, either case) right
+/// before a quote at `b[i..]`, or `None`.
+fn python_string_prefix(b: &[u8], i: usize) -> Option<usize> {
+    let is_prefix = |c: u8| matches!(c.to_ascii_lowercase(), b'u' | b'b' | b'r' | b'f');
+    let quote = |k: usize| matches!(b.get(k), Some(b'"' | b'\''));
+    match b.get(i..)? {
+        [c, ..] if is_prefix(*c) && quote(i + 1) => Some(1),
+        [c, d, ..]
+            if matches!(
+                [c.to_ascii_lowercase(), d.to_ascii_lowercase()],
+                [b'r', b'b'] | [b'b', b'r'] | [b'r', b'f'] | [b'f', b'r']
+            ) && quote(i + 2) =>
+        {
+            Some(2)
+        }
+        _ => None,
+    }
+}
+
+/// The length of a Unicode space or invisible mark at the start of `b` that JSON does not
+/// allow between tokens (U+2000–U+200B, U+200E and U+200F the direction marks, U+2028,
+/// U+2029, U+202F, U+205F, U+2060, U+3000), or 0.
 fn unicode_space_len(b: &[u8]) -> usize {
     match b {
-        [0xE2, 0x80, 0x80..=0x8B | 0xA8 | 0xA9 | 0xAF, ..]
-        | [0xE2, 0x81, 0x9F, ..]
+        [0xE2, 0x80, 0x80..=0x8B | 0x8E | 0x8F | 0xA8 | 0xA9 | 0xAF, ..]
+        | [0xE2, 0x81, 0x9F | 0xA0, ..]
         | [0xE3, 0x80, 0x80, ..] => 3,
+        _ => 0,
+    }
+}
+
+/// The length of the layout character at `b[i..]` as the engine skips it between tokens:
+/// JSON's spaces, a no-break space, a byte-order mark or another Unicode space (see
+/// `unicode_space_len`); 0 for anything else.
+fn layout_len(b: &[u8], i: usize) -> usize {
+    match b.get(i..).unwrap_or_default() {
+        [b' ' | b'\t' | b'\n' | b'\r', ..] => 1,
+        [0xC2, 0xA0, ..] => 2,
+        [0xEF, 0xBB, 0xBF, ..] => 3,
+        rest @ [0xE2 | 0xE3, ..] => unicode_space_len(rest),
         _ => 0,
     }
 }
@@ -581,6 +658,8 @@ enum KeyByte {
     Slash,
     /// Ends the key when it starts a typographic quote.
     Typographic,
+    /// Ends the key when it starts a full-width colon (`名前：`).
+    FullWidth,
 }
 
 /// How an unquoted key treats each byte.
@@ -594,6 +673,7 @@ static KEY_BYTE: [KeyByte; 256] = {
     t[b'\\' as usize] = KeyByte::Escape;
     t[b'/' as usize] = KeyByte::Slash;
     t[0xE2] = KeyByte::Typographic;
+    t[0xEF] = KeyByte::FullWidth;
     let stops = b":,{}[]\"'\n\r=";
     let mut k = 0;
     while k < stops.len() {
@@ -945,6 +1025,16 @@ impl<'a> Parser<'a> {
                 at_fence_start = self.in_fence && to == line_end;
                 i = to;
                 continue;
+            }
+            // `[TOOL_CALLS] [{…}]`, `[INST]`: a chat template's control token, not an array.
+            if c == b'[' {
+                if let Some(Some(len)) = control_token(b, i, true) {
+                    if skipped_from.is_none() {
+                        skipped_from = Some(i);
+                    }
+                    i += len;
+                    continue;
+                }
             }
             // Inside a code fence a bracket is trusted: the fence says code follows.
             if (c == b'{' || c == b'[')
@@ -1535,6 +1625,14 @@ impl<'a> Parser<'a> {
         }
         *mode = Mode::After;
         self.string_end = None;
+        if let Some(len) = python_string_prefix(self.src, self.pos)
+            .filter(|_| self.value_lost_opening_quote(self.pos).is_none())
+        {
+            // `u'text'`, `r'\d+'`, `b"raw"`: a Python string prefix; the string is meant.
+            // (`b", "c"`: a value `b` that lost its opening quote.)
+            self.record(RepairKind::UnquotedValue, self.pos..self.pos + len);
+            self.pos += len;
+        }
         if let Some(q) = quote_at(self.src, self.pos) {
             let ctx = if self.stack.is_empty() {
                 StrCtx::TopLevel
@@ -1679,6 +1777,37 @@ impl<'a> Parser<'a> {
     fn parse_bare_value(&mut self, mode: &mut Mode) -> Result<bool, Error> {
         let b = self.src;
         let start = self.pos;
+        // `new Date("2024-01-01")`: JavaScript's `new` before a wrapper call.
+        if b[start..self.end].starts_with(b"new ") {
+            let k = start
+                + 3
+                + b[start + 3..self.end]
+                    .iter()
+                    .take_while(|&&c| c == b' ')
+                    .count();
+            let name_end = k + b[k..self.end]
+                .iter()
+                .take_while(|&&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.')
+                .count();
+            if k < self.end && b[k].is_ascii_uppercase() && self.byte(name_end) == Some(b'(') {
+                // A call with several arguments stays a whole expression, `new` and all.
+                if let Some(end) = self.several_args_call_end(name_end) {
+                    self.pos = end;
+                    self.write_json_input(start..end);
+                    self.record(RepairKind::UnquotedValue, start..end);
+                    return Ok(false);
+                }
+                self.record(RepairKind::Wrapper, start..k);
+                self.pos = k;
+                return self.parse_bare_value(mode);
+            }
+        }
+        if let Some(quote) = self.value_lost_opening_quote(start) {
+            self.record(RepairKind::UnquotedValue, start..quote + 1);
+            self.write_json_input(start..quote);
+            self.pos = quote + 1;
+            return Ok(false);
+        }
         // Wrapper call: `ObjectId("x")`, `NumberLong(5)`, `ISODate(…)`.
         if is_ident_start(b[start]) {
             let mut k = start;
@@ -2096,6 +2225,14 @@ impl<'a> Parser<'a> {
             return Ok(());
         }
         self.begin_item();
+        if let Some(len) = python_string_prefix(self.src, self.pos)
+            .filter(|&len| !self.key_lost_opening_quote(self.pos + len))
+        {
+            // `{u'name': 1}`: a Python string prefix before a key (`{b": 1}` is the key `b`
+            // that lost its opening quote).
+            self.record(RepairKind::UnquotedKey, self.pos..self.pos + len);
+            self.pos += len;
+        }
         if let Some(q) = quote_at(self.src, self.pos) {
             let complete = self.parse_string(q, StrCtx::Key, false)?;
             if !complete {
@@ -2165,6 +2302,11 @@ impl<'a> Parser<'a> {
                         break;
                     }
                 }
+                KeyByte::FullWidth => {
+                    if self.starts_with(i, FULL_WIDTH_COLON) {
+                        break;
+                    }
+                }
             }
             i += 1;
         }
@@ -2172,7 +2314,10 @@ impl<'a> Parser<'a> {
         while end > start && is_ws(b[end - 1]) {
             end -= 1;
         }
-        if end == start {
+        if end == i && end > start && self.key_lost_opening_quote(i) {
+            // `{a": 1}`: the key's closing quote is there, its opening one is not.
+            i += 1;
+        } else if end == start {
             // Not even a key: a stray byte.
             i = start + utf8_len(b[start]);
             end = i;
@@ -2197,6 +2342,39 @@ impl<'a> Parser<'a> {
             self.out.push_input(self.text, start..end);
             self.out.push(b'"');
         }
+    }
+
+    /// Whether the quote at `i`, right after a bare key, is the key's closing quote: a `:`
+    /// follows it.
+    fn key_lost_opening_quote(&self, i: usize) -> bool {
+        let b = self.src;
+        i < self.end && matches!(b[i], b'"' | b'\'') && {
+            let m = self.skip_layout_ahead(i + 1);
+            m < self.end && b[m] == b':'
+        }
+    }
+
+    /// `{"a": x", "b": 1}`: a string value that lost its opening quote. The text at `start`
+    /// (a word, not a number) runs on its line, with no structure in it, to a `"` right after
+    /// it that a separator, a closer or the text's end follows. Returns that quote's offset.
+    fn value_lost_opening_quote(&self, start: usize) -> Option<usize> {
+        let b = self.src;
+        if !is_ident_start(b[start]) {
+            return None;
+        }
+        let limit = (start + LOOKAHEAD).min(self.end);
+        let k = start
+            + b[start..limit].iter().position(|&c| {
+                matches!(
+                    c,
+                    b'"' | b'\'' | b'\n' | b'\r' | b',' | b':' | b'{' | b'[' | b'}' | b']' | b'\\'
+                )
+            })?;
+        if b[k] != b'"' || is_ws(b[k - 1]) {
+            return None;
+        }
+        let m = self.skip_layout_ahead(k + 1);
+        (m >= self.end || matches!(b[m], b',' | b'}' | b']')).then_some(k)
     }
 
     /// For a bare key `b[start..end]` that no colon follows (the member ends after it),
@@ -2390,6 +2568,47 @@ impl<'a> Parser<'a> {
             .map(|f| closer(f.kind))
             .collect();
         closers == new_object && closers != next_member
+    }
+
+    /// Whether the `]` before `after`, which closes the innermost array, came too early:
+    /// `,` and an element follow where what holds the array cannot take one (the text's
+    /// end at the root; a key in an object), and the closers later on close the array and
+    /// everything around it. In an array of arrays either `]` may be the extra one, so
+    /// that is left alone.
+    fn early_array_closer(&mut self, after: usize) -> bool {
+        let parent = self
+            .stack
+            .len()
+            .checked_sub(2)
+            .and_then(|i| self.stack.get(i))
+            .map(|f| f.kind);
+        let b = self.src;
+        let comma = self.skip_layout_ahead(after);
+        if comma >= self.end || b[comma] != b',' {
+            return false;
+        }
+        let k = self.skip_layout_ahead(comma + 1);
+        // Another array next (`[1, 2], [3, 4]]`) more likely lost the `[` around both.
+        if k >= self.end || matches!(b[k], b'}' | b']' | b')' | b',' | b'[') {
+            return false;
+        }
+        let element_follows = match parent {
+            None => true,
+            Some(FrameKind::Object) => !self.key_follows(k),
+            Some(_) => false,
+        };
+        if !element_follows
+            || self
+                .stack
+                .iter()
+                .any(|f| !matches!(f.kind, FrameKind::Object | FrameKind::Array))
+        {
+            return false;
+        }
+        let closer = |k: FrameKind| if k == FrameKind::Object { b'}' } else { b']' };
+        let open: Vec<u8> = self.stack.iter().rev().map(|f| closer(f.kind)).collect();
+        self.unmatched_closers(after)
+            .is_some_and(|closers| closers == open)
     }
 
     /// A `}` or `]` that the innermost container does not take (`c`, followed by
@@ -2593,6 +2812,14 @@ impl<'a> Parser<'a> {
                 && self.continues_after(next, FrameKind::Object)
             {
                 // `{"a": 1}, "b": 2}`: members follow, so this `}` came too early.
+                self.record(RepairKind::RedundantCloser, self.pos..after);
+                self.pos = after;
+                *mode = Mode::After;
+                return Ok(());
+            }
+            if top == FrameKind::Array && self.early_array_closer(after) {
+                // `[{"a": 1}], {"b": 2}]`, `{"rows": [1], {"b": 2}], "n": 3}`: elements
+                // follow, and a `]` later on closes the array.
                 self.record(RepairKind::RedundantCloser, self.pos..after);
                 self.pos = after;
                 *mode = Mode::After;
@@ -2976,8 +3203,11 @@ impl<'a> Parser<'a> {
         let b = self.src;
         let limit = self.end;
         let mut j = after;
-        while j < limit && is_ws(b[j]) {
-            j += 1;
+        while j < limit {
+            match layout_len(&b[..limit], j) {
+                0 => break,
+                n => j += n,
+            }
         }
         let Some(&c) = b.get(j).filter(|_| j < limit) else {
             return StrEnd::Close;
@@ -3126,8 +3356,12 @@ impl<'a> Parser<'a> {
                     return StrEnd::Close;
                 }
                 let mut k = j + 1;
-                while k < self.end && (is_ws(b[k]) || b[k] == b',') {
-                    k += 1;
+                while k < self.end {
+                    match layout_len(&b[..self.end], k) {
+                        0 if b[k] == b',' => k += 1,
+                        0 => break,
+                        n => k += n,
+                    }
                 }
                 if k >= self.end
                     || matches!(b[k], b'}' | b']' | b'{')
@@ -3448,6 +3682,12 @@ impl<'a> Parser<'a> {
     /// colon when a value follows it after a space (`"age" 36`, `"name" "Ada"`).
     fn key_follows(&self, k: usize) -> bool {
         let b = self.src;
+        // `u'name': …`: a key with a Python string prefix.
+        if let Some(len) = python_string_prefix(b, k) {
+            if k + len < self.end && !self.key_lost_opening_quote(k + len) {
+                return self.key_follows(k + len);
+            }
+        }
         if let Some(q) = quote_at(b, k) {
             return match self.scan_quoted(k, q, LOOKAHEAD) {
                 Some(after) => {
@@ -3485,6 +3725,14 @@ impl<'a> Parser<'a> {
                 } else {
                     break;
                 }
+            }
+            // `"x", b": 2}`: a key that lost its opening quote.
+            if m > k && m < self.end && b[m] == b'"' && self.key_lost_opening_quote(m) {
+                return true;
+            }
+            // `年齢：30`: a full-width colon ends the key (its bytes count as a word's).
+            if let Some(p) = memmem::find(&b[k..m], FULL_WIDTH_COLON) {
+                return p > 0;
             }
             let m = self.skip_layout_ahead(m);
             // `… the "updated" version:", "done": 1}`: a quote right after the colon that
@@ -3663,6 +3911,9 @@ impl<'a> Parser<'a> {
         while i < limit {
             match b[i] {
                 b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+                0xC2 | 0xE2 | 0xE3 | 0xEF if layout_len(&b[..limit], i) > 0 => {
+                    i += layout_len(&b[..limit], i);
+                }
                 b'/' if self.byte(i + 1) == Some(b'*') => {
                     match b.get(i + 2..limit).and_then(|r| memmem::find(r, b"*/")) {
                         Some(n) => i += 2 + n + 2,
