@@ -183,6 +183,23 @@ fn fifth_llm_fault_corpora_score_per_category() {
     );
 }
 
+/// A sixth pass, written the same way (before running the engine): wrappers of model
+/// families around tool calls, long arrays with one fault deep inside, JSON5 / JavaScript /
+/// Python literal styles, non-English text and Unicode spaces, streams cut at nasty points,
+/// schema-shaped answers. Its first run: 291 / 326.
+#[test]
+fn sixth_llm_fault_corpus_scores_per_category() {
+    let failures = score_corpus_except("llm_faults_6.jsonl", 320, &[]);
+    // Known miss (1 of 325): harmony's `<|call|>` right after a string's closing quote
+    // (`"customer": "O'Neil"<|call|>`) is read as the string's content.
+    assert!(
+        failures.len() <= 1,
+        "{} wrong (1 known):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 #[test]
 fn the_matcher_tells_values_apart() {
     let cases = [
