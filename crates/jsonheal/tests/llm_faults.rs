@@ -190,11 +190,9 @@ fn fifth_llm_fault_corpora_score_per_category() {
 #[test]
 fn sixth_llm_fault_corpus_scores_per_category() {
     let failures = score_corpus_except("llm_faults_6.jsonl", 320, &[]);
-    // Known miss (1 of 325): harmony's `<|call|>` right after a string's closing quote
-    // (`"customer": "O'Neil"<|call|>`) is read as the string's content.
     assert!(
-        failures.len() <= 1,
-        "{} wrong (1 known):\n{}",
+        failures.is_empty(),
+        "{} wrong:\n{}",
         failures.len(),
         failures.join("\n")
     );

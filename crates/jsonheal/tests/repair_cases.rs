@@ -1949,3 +1949,30 @@ fn more_literal_styles() {
         ],
     );
 }
+
+/// A wrapper's closing tag or a chat template's special token at the text's end ends the
+/// document, even where the document is still open; elsewhere `<` is content.
+#[test]
+fn closing_tags_end_the_document() {
+    run(
+        "wrappers",
+        &[
+            (r#"{"a": "x"</tool_call>"#, r#"{"a":"x"}"#),
+            (r#"{"a": "x" </tool_call>"#, r#"{"a":"x"}"#),
+            (r#"{"a": 1</tool_call>"#, r#"{"a":1}"#),
+            ("{\"a\": true</function>\n", r#"{"a":true}"#),
+            (r#"{"a": "O'Neil"<|call|>"#, r#"{"a":"O'Neil"}"#),
+            (r#"{"a": {"b": 1}<|im_end|>"#, r#"{"a":{"b":1}}"#),
+            (
+                r#"<tool_call>{"a": "x", "b": [1, 2</tool_call>"#,
+                r#"{"a":"x","b":[1,2]}"#,
+            ),
+            (r#"{"a": "x"}</parameter></invoke>"#, r#"{"a":"x"}"#),
+            // Inside a string, or with more after it, a tag is content.
+            (r#"{"a": "<b>bold</b>"}"#, r#"{"a":"<b>bold</b>"}"#),
+            (r#"{"a": "x</b>", "c": 1}"#, r#"{"a":"x</b>","c":1}"#),
+            (r#"{"html": "<p>x</p>""#, r#"{"html":"<p>x</p>"}"#),
+            (r#"{"a": 1 < 2}"#, r#"{"a":"1 < 2"}"#),
+        ],
+    );
+}

@@ -481,6 +481,7 @@ static NOT_TOKEN_START: [bool; 256] = {
     t[0xE2] = true;
     t[0xE3] = true;
     t[0xEF] = true;
+    t[b'<' as usize] = true;
     t
 };
 
@@ -490,6 +491,38 @@ fn scan_bare_word(b: &[u8], start: usize) -> usize {
         .iter()
         .position(|&c| is_ws(c) || c == b',' || c == b'"' || c == b'\'')
         .map_or(b.len(), |n| start + n)
+}
+
+/// Whether only closing tags and spaces run from `b[i]` to the text's end: a wrapper's
+/// (`</tool_call>`, `</json>`) or a chat template's special tokens (`<|call|>`, `<|im_end|>`).
+/// The document before them ends where they start.
+fn closing_tags_to_end(b: &[u8], i: usize) -> bool {
+    let limit = (i + LOOKAHEAD).min(b.len());
+    let name = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b':' | b'.');
+    let mut k = i;
+    let mut tags = 0;
+    loop {
+        while k < limit && is_ws(b[k]) {
+            k += 1;
+        }
+        if k >= b.len() {
+            return tags > 0;
+        }
+        let close: &[u8] = if b[k..limit].starts_with(b"</") {
+            b">"
+        } else if b[k..limit].starts_with(b"<|") {
+            b"|>"
+        } else {
+            return false;
+        };
+        let from = k + 2;
+        let n = b[from..limit].iter().take_while(|&&c| name(c)).count();
+        if n == 0 || !b[from + n..limit].starts_with(close) {
+            return false;
+        }
+        k = from + n + close.len();
+        tags += 1;
+    }
 }
 
 /// A chat template's control token at `b[i]` (its `[`): `[TOOL_CALLS]`, `[ARGS]`, `[INST]`,
@@ -1543,6 +1576,9 @@ impl<'a> Parser<'a> {
                     // A closing fence: the document ends here.
                     self.end = self.pos;
                 }
+                // `{"a": "x"</tool_call>`, `…<|call|>`: a wrapper's closing tag at the text's
+                // end ends the document.
+                b'<' if closing_tags_to_end(self.src, self.pos) => self.end = self.pos,
                 // Escaped layout left over from an escaped document (`{\n\"a\"…`).
                 b'\\' if matches!(self.byte(self.pos + 1), Some(b'n' | b'r' | b't')) => {
                     self.pos += 2
@@ -1854,6 +1890,7 @@ impl<'a> Parser<'a> {
             let ends = |k: usize| {
                 (matches!(b[k], b',' | b'}' | b']') && !self.stack.is_empty())
                     || (is_ws(b[k]) && !self.phrase_goes_on(k))
+                    || (b[k] == b'<' && closing_tags_to_end(b, k))
             };
             if k < self.end && literal_word(&b[start..k]).is_some() && ends(k) {
                 self.pos = k;
@@ -2024,6 +2061,7 @@ impl<'a> Parser<'a> {
         match self.byte(i) {
             None => true,
             Some(b'/') => self.comment_at(i),
+            Some(b'<') => closing_tags_to_end(self.src, i),
             Some(c) => {
                 is_ws(c)
                     || matches!(c, b',' | b'}' | b']' | b')' | b'#' | b';')
@@ -3309,6 +3347,7 @@ impl<'a> Parser<'a> {
             // `{"tags": ["a", "b", "count": 2}`: a key, so the array lost its `]` (see
             // `close_arrays_before_key`).
             b':' if self.key_in_open_array(after) => return StrEnd::Close,
+            b'<' if closing_tags_to_end(b, j) => return StrEnd::Close,
             b'+' => {
                 // Comments may sit between the parts (`"x" + /* c */ "y"`).
                 let k = self.skip_layout_ahead(j + 1);
