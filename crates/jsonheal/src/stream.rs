@@ -1942,9 +1942,10 @@ fn plausible_container(b: &[u8], i: usize) -> Option<bool> {
         b'/' => matches!(*b.get(j + 1)?, b'/' | b'*'),
         b'#' => matches!(*b.get(j + 1)?, b' ' | b'\t' | b'\n' | b'\r' | b'#'),
         0xE2 => quote_at(&b[j..])?,
-        // `[-r]` in a usage line is an option, not a number.
-        b'-' => !object && b.get(j + 1)?.is_ascii_digit(),
-        b'0'..=b'9' => !object,
+        // As the engine: `[-r]` in a usage line is an option, `[8%]` a note.
+        b'-' | b'0'..=b'9' => {
+            !object && crate::repair::number_element_at(&b[..b.len().min(limit)], j, false)?
+        }
         _ if is_ident_start(c) => {
             let mut k = j;
             while k < limit && (is_ident(*b.get(k)?) || b[k] == b' ') {

@@ -871,10 +871,7 @@ fn early_array_closers_keep_the_elements() {
                 r#"{"rows": [{"a": 1}], {"b": 2}], "total": 3}"#,
                 r#"{"rows":[{"a":1},{"b":2}],"total":3}"#,
             ),
-            (
-                r#"{"rows": ["a"], "b"], "n": 3}"#,
-                r#"{"rows":["a","b"],"n":3}"#,
-            ),
+            (r#"{"a": [1], 2], "n": 3}"#, r#"{"a":[1,2],"n":3}"#),
             (
                 "{\"items\": [\n  {\"id\": 1},\n  {\"id\": 2}],\n  {\"id\": 3}\n]}",
                 r#"{"items":[{"id":1},{"id":2},{"id":3}]}"#,
@@ -1973,6 +1970,39 @@ fn closing_tags_end_the_document() {
             (r#"{"a": "x</b>", "c": 1}"#, r#"{"a":"x</b>","c":1}"#),
             (r#"{"html": "<p>x</p>""#, r#"{"html":"<p>x</p>"}"#),
             (r#"{"a": 1 < 2}"#, r#"{"a":"1 < 2"}"#),
+        ],
+    );
+}
+
+/// `=` (TOML, INI) and `=>` (Perl, PHP, Ruby) for the colon, after quoted keys too: the
+/// string before them has ended.
+#[test]
+fn equals_signs_for_colons() {
+    run(
+        "colons",
+        &[
+            (r#"{"a": "x", "b" = 1}"#, r#"{"a":"x","b":1}"#),
+            (r#"{"a" => "x"}"#, r#"{"a":"x"}"#),
+            (r#"{"a" => "x", "b" => [1, 2]}"#, r#"{"a":"x","b":[1,2]}"#),
+            (r#"{a = 1, b = "two"}"#, r#"{"a":1,"b":"two"}"#),
+            // `==` inside a string is content.
+            (r#"{"a": "x == y", "b": 1}"#, r#"{"a":"x == y","b":1}"#),
+        ],
+    );
+}
+
+/// A bracket in prose opens an array only before JSON: `[8%]`, `[0u8; 32]` and `[-r]` are
+/// notes, a code snippet and an option.
+#[test]
+fn bracketed_notes_in_prose_are_no_arrays() {
+    run(
+        "prose",
+        &[
+            (r#"{"a": 1} Tax [8%]."#, r#"{"a":1}"#),
+            ("Result: [1, 2]", "[1,2]"),
+            ("Result: [1 2]", "[1,2]"),
+            ("see [-1, 2]", "[-1,2]"),
+            ("values [1.5e3]", "[1.5e3]"),
         ],
     );
 }

@@ -5,8 +5,8 @@ mod out;
 mod parser;
 
 pub(crate) use parser::{
-    control_token, escaped_document_at, separator_after_quote, string_end_on_line,
-    template_placeholder, words_after_closers,
+    control_token, escaped_document_at, number_element_at, separator_after_quote,
+    string_end_on_line, template_placeholder, words_after_closers,
 };
 
 use std::ops::Range;

@@ -525,6 +525,33 @@ fn closing_tags_to_end(b: &[u8], i: usize) -> bool {
     }
 }
 
+/// Whether a number starts an array's first element at `b[j]`: digits (with a sign, a point
+/// or an exponent), then `,`, `]`, a space or the end. `[1, 2]` and `[1 2]` are arrays; in
+/// prose `[8%]`, `[0u8; 32]` and `[-r]` are not. `complete`: `b` is the whole text;
+/// otherwise `None` when it ends too soon to tell (a stream waits). Shared by the engine
+/// and the stream.
+pub(crate) fn number_element_at(b: &[u8], j: usize, complete: bool) -> Option<bool> {
+    let at_end = if complete { Some(true) } else { None };
+    let mut k = j + usize::from(b.get(j) == Some(&b'-'));
+    let digits = k;
+    while b.get(k).is_some_and(|c| c.is_ascii_digit()) {
+        k += 1;
+    }
+    if k == digits {
+        return if k < b.len() { Some(false) } else { at_end };
+    }
+    while b
+        .get(k)
+        .is_some_and(|&c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-'))
+    {
+        k += 1;
+    }
+    match b.get(k) {
+        None => at_end,
+        Some(&c) => Some(is_ws(c) || matches!(c, b',' | b']')),
+    }
+}
+
 /// A chat template's control token at `b[i]` (its `[`): `[TOOL_CALLS]`, `[ARGS]`, `[INST]`,
 /// `[/INST]`: capitals, digits and `_` in brackets, with more text after it (alone, `[ABC]`
 /// is an array holding a word). `Some(Some(len))` when it is one, `Some(None)` when not;
@@ -570,9 +597,13 @@ pub(crate) fn control_token(b: &[u8], i: usize, complete: bool) -> Option<Option
 
 /// The length of a Python string prefix (`u`, `b`, `r`, `f`, `rb`, `br`, either case) right
 /// before a quote at `b[i..]`, or `None`.
+#[inline]
 fn python_string_prefix(b: &[u8], i: usize) -> Option<usize> {
-    let is_prefix = |c: u8| matches!(c.to_ascii_lowercase(), b'u' | b'b' | b'r' | b'f');
     let quote = |k: usize| matches!(b.get(k), Some(b'"' | b'\''));
+    if !matches!(*b.get(i)? | 0x20, b'u' | b'b' | b'r' | b'f') || !(quote(i + 1) || quote(i + 2)) {
+        return None;
+    }
+    let is_prefix = |c: u8| matches!(c.to_ascii_lowercase(), b'u' | b'b' | b'r' | b'f');
     match b.get(i..)? {
         [c, ..] if is_prefix(*c) && quote(i + 1) => Some(1),
         [c, d, ..]
@@ -1158,9 +1189,8 @@ impl<'a> Parser<'a> {
             b'/' => matches!(b.get(j + 1), Some(b'/' | b'*')),
             b'#' => self.comment_at(j),
             0xE2 => typographic_quote(b, j).is_some(),
-            // `[-r]` in a usage line is an option, not a number.
-            b'-' => !object && b.get(j + 1).is_some_and(u8::is_ascii_digit),
-            b'0'..=b'9' => !object,
+            // `[-r]` in a usage line is an option, `[8%]` a note: numbers only.
+            b'-' | b'0'..=b'9' => !object && number_element_at(&b[..limit], j, true) == Some(true),
             _ if is_ident_start(c) => {
                 let mut k = j;
                 while k < limit && (is_ident(b[k]) || b[k] == b' ') {
@@ -1661,15 +1691,19 @@ impl<'a> Parser<'a> {
         }
         *mode = Mode::After;
         self.string_end = None;
-        if let Some(len) = python_string_prefix(self.src, self.pos)
-            .filter(|_| self.value_lost_opening_quote(self.pos).is_none())
-        {
-            // `u'text'`, `r'\d+'`, `b"raw"`: a Python string prefix; the string is meant.
-            // (`b", "c"`: a value `b` that lost its opening quote.)
-            self.record(RepairKind::UnquotedValue, self.pos..self.pos + len);
-            self.pos += len;
+        let mut quote = quote_at(self.src, self.pos);
+        if quote.is_none() {
+            if let Some(len) = python_string_prefix(self.src, self.pos)
+                .filter(|_| self.value_lost_opening_quote(self.pos).is_none())
+            {
+                // `u'text'`, `r'\d+'`, `b"raw"`: a Python string prefix; the string is meant.
+                // (`b", "c"`: a value `b` that lost its opening quote.)
+                self.record(RepairKind::UnquotedValue, self.pos..self.pos + len);
+                self.pos += len;
+                quote = quote_at(self.src, self.pos);
+            }
         }
-        if let Some(q) = quote_at(self.src, self.pos) {
+        if let Some(q) = quote {
             let ctx = if self.stack.is_empty() {
                 StrCtx::TopLevel
             } else {
@@ -1838,12 +1872,6 @@ impl<'a> Parser<'a> {
                 return self.parse_bare_value(mode);
             }
         }
-        if let Some(quote) = self.value_lost_opening_quote(start) {
-            self.record(RepairKind::UnquotedValue, start..quote + 1);
-            self.write_json_input(start..quote);
-            self.pos = quote + 1;
-            return Ok(false);
-        }
         // Wrapper call: `ObjectId("x")`, `NumberLong(5)`, `ISODate(…)`.
         if is_ident_start(b[start]) {
             let mut k = start;
@@ -1952,6 +1980,13 @@ impl<'a> Parser<'a> {
                 self.write_number(start, end);
                 return Ok(false);
             }
+        }
+        // (After the literals and numbers, which end at a separator: `x"` is the rare case.)
+        if let Some(quote) = self.value_lost_opening_quote(start) {
+            self.record(RepairKind::UnquotedValue, start..quote + 1);
+            self.write_json_input(start..quote);
+            self.pos = quote + 1;
+            return Ok(false);
         }
         // A bare token up to the next delimiter of this context.
         let end = self.scan_bare(start);
@@ -2263,15 +2298,19 @@ impl<'a> Parser<'a> {
             return Ok(());
         }
         self.begin_item();
-        if let Some(len) = python_string_prefix(self.src, self.pos)
-            .filter(|&len| !self.key_lost_opening_quote(self.pos + len))
-        {
-            // `{u'name': 1}`: a Python string prefix before a key (`{b": 1}` is the key `b`
-            // that lost its opening quote).
-            self.record(RepairKind::UnquotedKey, self.pos..self.pos + len);
-            self.pos += len;
+        let mut quote = quote_at(self.src, self.pos);
+        if quote.is_none() {
+            if let Some(len) = python_string_prefix(self.src, self.pos)
+                .filter(|&len| !self.key_lost_opening_quote(self.pos + len))
+            {
+                // `{u'name': 1}`: a Python string prefix before a key (`{b": 1}` is the key
+                // `b` that lost its opening quote).
+                self.record(RepairKind::UnquotedKey, self.pos..self.pos + len);
+                self.pos += len;
+                quote = quote_at(self.src, self.pos);
+            }
         }
-        if let Some(q) = quote_at(self.src, self.pos) {
+        if let Some(q) = quote {
             let complete = self.parse_string(q, StrCtx::Key, false)?;
             if !complete {
                 // The key was cut: no key is invented.
@@ -2352,7 +2391,11 @@ impl<'a> Parser<'a> {
         while end > start && is_ws(b[end - 1]) {
             end -= 1;
         }
-        if end == i && end > start && self.key_lost_opening_quote(i) {
+        if matches!(b.get(i), Some(b'"' | b'\''))
+            && end == i
+            && end > start
+            && self.key_lost_opening_quote(i)
+        {
             // `{a": 1}`: the key's closing quote is there, its opening one is not.
             i += 1;
         } else if end == start {
@@ -2384,6 +2427,7 @@ impl<'a> Parser<'a> {
 
     /// Whether the quote at `i`, right after a bare key, is the key's closing quote: a `:`
     /// follows it.
+    #[inline]
     fn key_lost_opening_quote(&self, i: usize) -> bool {
         let b = self.src;
         i < self.end && matches!(b[i], b'"' | b'\'') && {
@@ -2451,9 +2495,15 @@ impl<'a> Parser<'a> {
                 *mode = Mode::Value;
             }
             Some(b'=') => {
-                self.record(RepairKind::MissingColon, self.pos..self.pos + 1);
+                // `=`, or Perl's and PHP's `=>`.
+                let width = if self.byte(self.pos + 1) == Some(b'>') {
+                    2
+                } else {
+                    1
+                };
+                self.record(RepairKind::MissingColon, self.pos..self.pos + width);
                 self.out.push(b':');
-                self.pos += 1;
+                self.pos += width;
                 *mode = Mode::Value;
             }
             // `：`: a full-width colon (CJK text).
@@ -2621,19 +2671,38 @@ impl<'a> Parser<'a> {
             .and_then(|i| self.stack.get(i))
             .map(|f| f.kind);
         let b = self.src;
-        let comma = self.skip_layout_ahead(after);
+        // Most closers are followed by `]` or `}`, or sit in an array: decided cheaply.
+        if after >= self.end
+            || matches!(b[after], b']' | b'}')
+            || !matches!(parent, None | Some(FrameKind::Object))
+        {
+            return false;
+        }
+        let comma = if b[after] == b',' {
+            after
+        } else {
+            self.skip_layout_ahead(after)
+        };
         if comma >= self.end || b[comma] != b',' {
             return false;
         }
-        let k = self.skip_layout_ahead(comma + 1);
-        // Another array next (`[1, 2], [3, 4]]`) more likely lost the `[` around both.
-        if k >= self.end || matches!(b[k], b'}' | b']' | b')' | b',' | b'[') {
+        let mut k = comma + 1;
+        while k < self.end && matches!(b[k], b' ' | b'\t' | b'\r' | b'\n') {
+            k += 1;
+        }
+        let k = self.skip_layout_ahead(k);
+        // An element must start there. Another array next (`[1, 2], [3, 4]]`) more likely
+        // lost the `[` around both.
+        if k >= self.end
+            || !(matches!(b[k], b'{' | b'"' | b'\'' | b'-' | b'0'..=b'9') || is_ident_start(b[k]))
+        {
             return false;
         }
+        // In an object, only what no key starts with (an object, a number): checking for a
+        // key after every `],` would cost more than this rare fault is worth.
         let element_follows = match parent {
             None => true,
-            Some(FrameKind::Object) => !self.key_follows(k),
-            Some(_) => false,
+            Some(_) => matches!(b[k], b'{' | b'0'..=b'9'),
         };
         if !element_follows
             || self
@@ -3241,10 +3310,19 @@ impl<'a> Parser<'a> {
         let b = self.src;
         let limit = self.end;
         let mut j = after;
-        while j < limit {
+        while j < limit && is_ws(b[j]) {
+            j += 1;
+        }
+        // A no-break or other Unicode space counts as layout too (rare: a loop of its own).
+        while j < limit && b[j] >= 0x80 {
             match layout_len(&b[..limit], j) {
                 0 => break,
-                n => j += n,
+                n => {
+                    j += n;
+                    while j < limit && is_ws(b[j]) {
+                        j += 1;
+                    }
+                }
             }
         }
         let Some(&c) = b.get(j).filter(|_| j < limit) else {
@@ -3396,10 +3474,13 @@ impl<'a> Parser<'a> {
                 }
                 let mut k = j + 1;
                 while k < self.end {
-                    match layout_len(&b[..self.end], k) {
-                        0 if b[k] == b',' => k += 1,
-                        0 => break,
-                        n => k += n,
+                    match b[k] {
+                        b' ' | b'\t' | b'\n' | b'\r' | b',' => k += 1,
+                        0x80.. => match layout_len(&b[..self.end], k) {
+                            0 => break,
+                            n => k += n,
+                        },
+                        _ => break,
                     }
                 }
                 if k >= self.end
@@ -3721,12 +3802,6 @@ impl<'a> Parser<'a> {
     /// colon when a value follows it after a space (`"age" 36`, `"name" "Ada"`).
     fn key_follows(&self, k: usize) -> bool {
         let b = self.src;
-        // `u'name': …`: a key with a Python string prefix.
-        if let Some(len) = python_string_prefix(b, k) {
-            if k + len < self.end && !self.key_lost_opening_quote(k + len) {
-                return self.key_follows(k + len);
-            }
-        }
         if let Some(q) = quote_at(b, k) {
             return match self.scan_quoted(k, q, LOOKAHEAD) {
                 Some(after) => {
@@ -3736,6 +3811,8 @@ impl<'a> Parser<'a> {
                     m < self.end
                         && (b[m] == b':'
                             || self.starts_with(m, FULL_WIDTH_COLON)
+                            // `"b" = 1`, `"b" => 1`: a colon written as in TOML or Perl.
+                            || (b[m] == b'=' && self.byte(m + 1) != Some(b'='))
                             || (m > after
                                 && !b[after..m].contains(&b'\n')
                                 && (self.value_starts_at(m) || self.bare_member_value_at(m))))
@@ -3765,14 +3842,24 @@ impl<'a> Parser<'a> {
                     break;
                 }
             }
-            // `"x", b": 2}`: a key that lost its opening quote.
-            if m > k && m < self.end && b[m] == b'"' && self.key_lost_opening_quote(m) {
-                return true;
+            if m > k && m < self.end && matches!(b[m], b'"' | b'\'') {
+                // `"x", b": 2}`: a key that lost its opening quote.
+                if self.key_lost_opening_quote(m) {
+                    return true;
+                }
+                // `u'name': …`: a key with a Python string prefix.
+                if python_string_prefix(b, k) == Some(m - k) {
+                    return self.key_follows(m);
+                }
             }
+            let run_end = m;
             // `年齢：30`: a full-width colon ends the key (its bytes count as a word's).
-            if let Some(p) = memmem::find(&b[k..m], FULL_WIDTH_COLON) {
-                return p > 0;
-            }
+            let full_width_colon = || {
+                b[k..run_end]
+                    .iter()
+                    .position(|&c| c == 0xEF)
+                    .is_some_and(|p| p > 0 && b[k + p..run_end].starts_with(FULL_WIDTH_COLON))
+            };
             let m = self.skip_layout_ahead(m);
             // `… the "updated" version:", "done": 1}`: a quote right after the colon that
             // a separator follows ends the string these words are in; they are no key.
@@ -3785,6 +3872,7 @@ impl<'a> Parser<'a> {
                 && b[m] == b':'
                 && b.get(m + 1) != Some(&b'/')
                 && !quote_ends_string())
+                || full_width_colon()
                 || self.key_without_colon_at(k);
         }
         false
@@ -3950,9 +4038,10 @@ impl<'a> Parser<'a> {
         while i < limit {
             match b[i] {
                 b' ' | b'\t' | b'\n' | b'\r' => i += 1,
-                0xC2 | 0xE2 | 0xE3 | 0xEF if layout_len(&b[..limit], i) > 0 => {
-                    i += layout_len(&b[..limit], i);
-                }
+                0x80.. => match layout_len(&b[..limit], i) {
+                    0 => break,
+                    n => i += n,
+                },
                 b'/' if self.byte(i + 1) == Some(b'*') => {
                     match b.get(i + 2..limit).and_then(|r| memmem::find(r, b"*/")) {
                         Some(n) => i += 2 + n + 2,
