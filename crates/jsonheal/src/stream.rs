@@ -1890,9 +1890,18 @@ fn template_placeholder_at(b: &[u8], i: usize) -> Option<bool> {
     let decided = crate::repair::template_placeholder(b, i, limit);
     // A `}}` seen, or a byte that ends the word, or the look-ahead's end: decided.
     let window = &b[i..b.len().min(limit)];
+    // (A Mustache sigil may come first: `{{#items}}`.)
+    let name_from = if window
+        .get(2)
+        .is_some_and(|c| crate::repair::TEMPLATE_SIGILS.contains(c))
+    {
+        3
+    } else {
+        2
+    };
     let open = window.len() < limit - i
         && window.starts_with(b"{{")
-        && window[2..]
+        && window[name_from.min(window.len())..]
             .iter()
             .all(|&c| is_ident(c) || matches!(c, b' ' | b'.'));
     let cut_closer =

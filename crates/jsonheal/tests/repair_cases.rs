@@ -1985,6 +1985,28 @@ fn equals_signs_for_colons() {
             (r#"{"a" => "x"}"#, r#"{"a":"x"}"#),
             (r#"{"a" => "x", "b" => [1, 2]}"#, r#"{"a":"x","b":[1,2]}"#),
             (r#"{a = 1, b = "two"}"#, r#"{"a":1,"b":"two"}"#),
+            // After a string value too, with or without commas.
+            (
+                "{\n  host = \"localhost\"\n  port = 5432\n  debug = false\n}",
+                r#"{"host":"localhost","port":5432,"debug":false}"#,
+            ),
+            (
+                "{\"cmd\": \"a=1 b=2\",\n x = 3}",
+                r#"{"cmd":"a=1 b=2","x":3}"#,
+            ),
+            // SQL and HTML in a string with inner quotes keep them content.
+            (
+                r#"{"sql": "UPDATE t SET a = "x", b = 2 WHERE id = 7"}"#,
+                r#"{"sql":"UPDATE t SET a = \"x\", b = 2 WHERE id = 7"}"#,
+            ),
+            (
+                r#"{"html": "<div class="card" id="main">Hi</div>"}"#,
+                r#"{"html":"<div class=\"card\" id=\"main\">Hi</div>"}"#,
+            ),
+            (
+                r#"{ name => "Ana", tags => ["a", "b"] }"#,
+                r#"{"name":"Ana","tags":["a","b"]}"#,
+            ),
             // `==` inside a string is content.
             (r#"{"a": "x == y", "b": 1}"#, r#"{"a":"x == y","b":1}"#),
         ],
@@ -2003,6 +2025,38 @@ fn bracketed_notes_in_prose_are_no_arrays() {
             ("Result: [1 2]", "[1,2]"),
             ("see [-1, 2]", "[-1,2]"),
             ("values [1.5e3]", "[1.5e3]"),
+        ],
+    );
+}
+
+/// YAML habits: `- item` lines in an array are list markers; Mustache sections are
+/// templates, not JSON.
+#[test]
+fn yaml_list_markers_and_mustache_sections() {
+    run(
+        "yaml",
+        &[
+            (
+                "{\"tags\": [\n  - \"red\"\n  - \"blue\"\n]}",
+                r#"{"tags":["red","blue"]}"#,
+            ),
+            (
+                "{\"steps\": [\n  - install\n  - build\n]}",
+                r#"{"steps":["install","build"]}"#,
+            ),
+            (
+                "[\n  - {\"id\": 1}\n  - {\"id\": 2}\n]",
+                r#"[{"id":1},{"id":2}]"#,
+            ),
+            (
+                "{\"ports\": [\n  - 80\n  - 443\n]}",
+                r#"{"ports":[80,443]}"#,
+            ),
+            // A minus inside a line is a sign.
+            ("[- 5, 1]", "[-5,1]"),
+            ("[\n  -5,\n  -6\n]", "[-5,-6]"),
+            ("Hello {{> header}} {\"a\": 1}", r#"{"a":1}"#),
+            ("{{#a}} {\"x\": 1} {{/a}}", r#"{"x":1}"#),
         ],
     );
 }

@@ -6,7 +6,7 @@ mod parser;
 
 pub(crate) use parser::{
     control_token, escaped_document_at, number_element_at, separator_after_quote,
-    string_end_on_line, template_placeholder, words_after_closers,
+    string_end_on_line, template_placeholder, words_after_closers, TEMPLATE_SIGILS,
 };
 
 use std::ops::Range;

@@ -1634,8 +1634,14 @@ impl<'a> Parser<'a> {
     // ---- Value
 
     fn step_value(&mut self, mode: &mut Mode) -> Result<(), Error> {
-        let next = self.skip_ws_peek();
+        let mut next = self.skip_ws_peek();
         let top = self.top_kind();
+        if next == Some(b'-') && top == Some(FrameKind::Array) && self.yaml_list_marker(self.pos) {
+            // `[\n  - red\n  - blue\n]`: YAML's list markers, one per line.
+            self.record(RepairKind::InvalidCharacter, self.pos..self.pos + 1);
+            self.pos += 1;
+            next = self.skip_ws_peek();
+        }
         let Some(c) = next else {
             // The value never started.
             if top == Some(FrameKind::Object) {
@@ -2423,6 +2429,22 @@ impl<'a> Parser<'a> {
             self.out.push_input(self.text, start..end);
             self.out.push(b'"');
         }
+    }
+
+    /// Whether the `-` at `i` is a YAML list marker: first on its line (after its indent),
+    /// then a space.
+    fn yaml_list_marker(&self, i: usize) -> bool {
+        let b = self.src;
+        if !matches!(self.byte(i + 1), Some(b' ' | b'\t')) {
+            return false;
+        }
+        let indent = b[..i]
+            .iter()
+            .rev()
+            .take(64)
+            .take_while(|&&c| matches!(c, b' ' | b'\t'))
+            .count();
+        i > indent && matches!(b[i - indent - 1], b'\n' | b'\r')
     }
 
     /// Whether the quote at `i`, right after a bare key, is the key's closing quote: a `:`
@@ -3812,7 +3834,7 @@ impl<'a> Parser<'a> {
                         && (b[m] == b':'
                             || self.starts_with(m, FULL_WIDTH_COLON)
                             // `"b" = 1`, `"b" => 1`: a colon written as in TOML or Perl.
-                            || (b[m] == b'=' && self.byte(m + 1) != Some(b'='))
+                            || (b[m] == b'=' && m > after && self.byte(m + 1) != Some(b'='))
                             || (m > after
                                 && !b[after..m].contains(&b'\n')
                                 && (self.value_starts_at(m) || self.bare_member_value_at(m))))
@@ -3872,10 +3894,35 @@ impl<'a> Parser<'a> {
                 && b[m] == b':'
                 && b.get(m + 1) != Some(&b'/')
                 && !quote_ends_string())
+                || self.equals_for_colon(k, m)
                 || full_width_colon()
                 || self.key_without_colon_at(k);
         }
         false
+    }
+
+    /// Whether the `=` at `m` stands for the colon after the bare key at `k`: Perl's `=>`,
+    /// or TOML's `key = value` with the key first on its line. (In a string, `id="main"`
+    /// is HTML and `SET a = "x", b = 2` is SQL: no keys.)
+    fn equals_for_colon(&self, k: usize, m: usize) -> bool {
+        let b = self.src;
+        if m >= self.end || m <= k + 1 || b[m] != b'=' || !is_ws(b[m - 1]) {
+            return false;
+        }
+        if self.byte(m + 1) == Some(b'>') {
+            return true;
+        }
+        let word = b[k..m].iter().take_while(|&&c| !is_ws(c)).count();
+        let indent = b[..k]
+            .iter()
+            .rev()
+            .take(64)
+            .take_while(|&&c| matches!(c, b' ' | b'\t'))
+            .count();
+        self.byte(m + 1) != Some(b'=')
+            && b[k + word..m].iter().all(|&c| is_ws(c))
+            && k > indent
+            && matches!(b[k - indent - 1], b'\n' | b'\r')
     }
 
     /// Whether a bare key that lost its colon starts at `k`: one word, spaces, then a value
@@ -4201,14 +4248,23 @@ pub(crate) fn words_after_closers(
     string_end_ahead(b, k, root, !closes_all, complete)
 }
 
+/// What may follow a template's `{{` before its name (see `template_placeholder`).
+pub(crate) const TEMPLATE_SIGILS: &[u8] = b"#/^>!&";
+
 /// Whether `b[i..]` (before `limit`) is a template placeholder, `{{name}}` or `{{ name }}`:
-/// two braces, a word, two braces. `None`-free: the text's end makes it no placeholder.
+/// two braces, a word (after a Mustache sigil, maybe), two braces. `None`-free: the text's
+/// end makes it no placeholder.
 pub(crate) fn template_placeholder(b: &[u8], i: usize, limit: usize) -> bool {
     let Some(inner) = b.get(i..limit.min(b.len())) else {
         return false;
     };
     let Some(rest) = inner.strip_prefix(b"{{") else {
         return false;
+    };
+    // Mustache's sections and partials: `{{#items}}`, `{{/items}}`, `{{^empty}}`, `{{> row}}`.
+    let rest = match rest.split_first() {
+        Some((c, name)) if TEMPLATE_SIGILS.contains(c) => name,
+        _ => rest,
     };
     let word = rest
         .iter()
