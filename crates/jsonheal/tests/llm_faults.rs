@@ -75,6 +75,27 @@ fn score_corpus(file: &str, min_cases: usize) -> Vec<String> {
 
 /// Score one corpus, holding every category but `exempt` to 95%; returns the wrong cases.
 fn score_corpus_except(file: &str, min_cases: usize, exempt: &[&str]) -> Vec<String> {
+    let (score, failures) = score_cases(file, min_cases);
+    let (cases, right) = score
+        .values()
+        .fold((0, 0), |(c, r), (cc, rr)| (c + cc, r + rr));
+    let low: Vec<String> = score
+        .iter()
+        .filter(|(k, (c, r))| (*r as f64) < 0.95 * *c as f64 && !exempt.contains(&k.as_str()))
+        .map(|(k, (c, r))| format!("{k}: {r}/{c}"))
+        .collect();
+    assert!(
+        low.is_empty() && right as f64 >= 0.98 * cases as f64,
+        "{file}: below 95% in {low:?} or 98% overall ({right}/{cases}); wrong:\n{}",
+        failures.join("\n")
+    );
+    failures
+}
+
+/// Each category's (cases, right), and the wrong cases.
+type Score = (BTreeMap<String, (usize, usize)>, Vec<String>);
+
+fn score_cases(file: &str, min_cases: usize) -> Score {
     let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(path).unwrap();
     // category -> (cases, right)
@@ -103,21 +124,9 @@ fn score_corpus_except(file: &str, min_cases: usize, exempt: &[&str]) -> Vec<Str
             ));
         }
     }
-    let (cases, right) = score
-        .values()
-        .fold((0, 0), |(c, r), (cc, rr)| (c + cc, r + rr));
+    let cases: usize = score.values().map(|(c, _)| c).sum();
     assert!(cases >= min_cases, "{file} shrank: {cases} cases");
-    let low: Vec<String> = score
-        .iter()
-        .filter(|(k, (c, r))| (*r as f64) < 0.95 * *c as f64 && !exempt.contains(&k.as_str()))
-        .map(|(k, (c, r))| format!("{k}: {r}/{c}"))
-        .collect();
-    assert!(
-        low.is_empty() && right as f64 >= 0.98 * cases as f64,
-        "{file}: below 95% in {low:?} or 98% overall ({right}/{cases}); wrong:\n{}",
-        failures.join("\n")
-    );
-    failures
+    (score, failures)
 }
 
 #[test]
@@ -193,6 +202,32 @@ fn sixth_llm_fault_corpus_scores_per_category() {
     assert!(
         failures.is_empty(),
         "{} wrong:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// A seventh pass, written the same way: backslash-heavy strings (LaTeX, regexes, paths),
+/// JSON inside JSON, prose that only looks like JSON, self-corrections, odd keys, and YAML,
+/// TOML and INI habits. Its first run: 294 / 335 (323 are scored here: duplicate-key cases
+/// and ones that allow an error are left out). Not yet held to 95% per category: it
+/// records what is left, and no fix may lose a case it gets right.
+#[test]
+fn seventh_llm_fault_corpus_does_not_regress() {
+    let (score, failures) = score_cases("llm_faults_7.jsonl", 320);
+    let right: usize = score.values().map(|(_, r)| r).sum();
+    // Known misses (21 of 323):
+    // - self-corrections (8): a document cut off, then prose and a complete retry; the
+    //   cut string or array swallows the retry.
+    // - YAML, TOML and INI (6): block scalars (`run: |`, 3), Ruby's `:name =>`, and
+    //   `key = value` after a comma on the same line, which SQL in a string looks like.
+    // - JSON inside JSON (4): a member value written as escaped JSON
+    //   (`{"a": {\"b\": 1}}`), a fenced string holding an array.
+    // - prose (3): set notation `{n : n is even}`, wiki links `[[Plan]]`, a matrix
+    //   `[[a, b], [c, d]]` in a sentence.
+    assert!(
+        failures.len() <= 21 && right >= 302,
+        "{} wrong (21 known):\n{}",
         failures.len(),
         failures.join("\n")
     );
