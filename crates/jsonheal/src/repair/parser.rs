@@ -2306,14 +2306,17 @@ impl<'a> Parser<'a> {
         self.begin_item();
         let mut quote = quote_at(self.src, self.pos);
         if quote.is_none() {
-            if let Some(len) = python_string_prefix(self.src, self.pos)
-                .filter(|&len| !self.key_lost_opening_quote(self.pos + len))
-            {
-                // `{u'name': 1}`: a Python string prefix before a key (`{b": 1}` is the key
-                // `b` that lost its opening quote).
-                self.record(RepairKind::UnquotedKey, self.pos..self.pos + len);
-                self.pos += len;
-                quote = quote_at(self.src, self.pos);
+            match self.parse_unquoted_key() {
+                None => {
+                    *mode = Mode::Colon;
+                    return Ok(());
+                }
+                Some(len) => {
+                    // `{u'name': 1}`: a Python string prefix before a key.
+                    self.record(RepairKind::UnquotedKey, self.pos..self.pos + len);
+                    self.pos += len;
+                    quote = quote_at(self.src, self.pos);
+                }
             }
         }
         if let Some(q) = quote {
@@ -2325,8 +2328,6 @@ impl<'a> Parser<'a> {
                 *mode = Mode::After;
                 return Ok(());
             }
-        } else {
-            self.parse_unquoted_key();
         }
         *mode = Mode::Colon;
         Ok(())
@@ -2354,7 +2355,9 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn parse_unquoted_key(&mut self) {
+    /// Read a bare key at `pos`; or, when it is a Python string prefix before a quote
+    /// (`u'name'`), read nothing and say how long the prefix is.
+    fn parse_unquoted_key(&mut self) -> Option<usize> {
         let b = self.src;
         let start = self.pos;
         let mut i = start;
@@ -2397,6 +2400,13 @@ impl<'a> Parser<'a> {
         while end > start && is_ws(b[end - 1]) {
             end -= 1;
         }
+        if matches!(b.get(i), Some(b'"' | b'\'')) && end == i && end > start {
+            if !self.key_lost_opening_quote(i) {
+                if let Some(len) = python_string_prefix(b, start).filter(|&n| start + n == i) {
+                    return Some(len);
+                }
+            }
+        }
         if matches!(b.get(i), Some(b'"' | b'\''))
             && end == i
             && end > start
@@ -2429,6 +2439,7 @@ impl<'a> Parser<'a> {
             self.out.push_input(self.text, start..end);
             self.out.push(b'"');
         }
+        None
     }
 
     /// Whether the `-` at `i` is a YAML list marker: first on its line (after its indent),
