@@ -2400,12 +2400,14 @@ impl<'a> Parser<'a> {
         while end > start && is_ws(b[end - 1]) {
             end -= 1;
         }
-        if matches!(b.get(i), Some(b'"' | b'\'')) && end == i && end > start {
-            if !self.key_lost_opening_quote(i) {
-                if let Some(len) = python_string_prefix(b, start).filter(|&n| start + n == i) {
-                    return Some(len);
-                }
-            }
+        let prefix = || python_string_prefix(b, start).filter(|&n| start + n == i);
+        if matches!(b.get(i), Some(b'"' | b'\''))
+            && end == i
+            && end > start
+            && !self.key_lost_opening_quote(i)
+            && prefix().is_some()
+        {
+            return prefix();
         }
         if matches!(b.get(i), Some(b'"' | b'\''))
             && end == i
