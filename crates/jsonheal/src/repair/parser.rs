@@ -525,6 +525,18 @@ fn closing_tags_to_end(b: &[u8], i: usize) -> bool {
     }
 }
 
+/// Whether `b[i]` is the first byte on its line after the indent (and a line break comes
+/// before it: the text's first line does not count).
+fn first_on_line(b: &[u8], i: usize) -> bool {
+    let indent = b[..i]
+        .iter()
+        .rev()
+        .take(64)
+        .take_while(|&&c| matches!(c, b' ' | b'\t'))
+        .count();
+    i > indent && matches!(b[i - indent - 1], b'\n' | b'\r')
+}
+
 /// Whether a number starts an array's first element at `b[j]`: digits (with a sign, a point
 /// or an exponent), then `,`, `]`, a space or the end. `[1, 2]` and `[1 2]` are arrays; in
 /// prose `[8%]`, `[0u8; 32]` and `[-r]` are not. `complete`: `b` is the whole text;
@@ -2448,16 +2460,7 @@ impl<'a> Parser<'a> {
     /// then a space.
     fn yaml_list_marker(&self, i: usize) -> bool {
         let b = self.src;
-        if !matches!(self.byte(i + 1), Some(b' ' | b'\t')) {
-            return false;
-        }
-        let indent = b[..i]
-            .iter()
-            .rev()
-            .take(64)
-            .take_while(|&&c| matches!(c, b' ' | b'\t'))
-            .count();
-        i > indent && matches!(b[i - indent - 1], b'\n' | b'\r')
+        matches!(self.byte(i + 1), Some(b' ' | b'\t')) && first_on_line(b, i)
     }
 
     /// Whether the quote at `i`, right after a bare key, is the key's closing quote: a `:`
@@ -3926,16 +3929,9 @@ impl<'a> Parser<'a> {
             return true;
         }
         let word = b[k..m].iter().take_while(|&&c| !is_ws(c)).count();
-        let indent = b[..k]
-            .iter()
-            .rev()
-            .take(64)
-            .take_while(|&&c| matches!(c, b' ' | b'\t'))
-            .count();
         self.byte(m + 1) != Some(b'=')
             && b[k + word..m].iter().all(|&c| is_ws(c))
-            && k > indent
-            && matches!(b[k - indent - 1], b'\n' | b'\r')
+            && first_on_line(b, k)
     }
 
     /// Whether a bare key that lost its colon starts at `k`: one word, spaces, then a value
