@@ -1709,19 +1709,7 @@ impl<'a> Parser<'a> {
         }
         *mode = Mode::After;
         self.string_end = None;
-        let mut quote = quote_at(self.src, self.pos);
-        if quote.is_none() {
-            if let Some(len) = python_string_prefix(self.src, self.pos)
-                .filter(|_| self.value_lost_opening_quote(self.pos).is_none())
-            {
-                // `u'text'`, `r'\d+'`, `b"raw"`: a Python string prefix; the string is meant.
-                // (`b", "c"`: a value `b` that lost its opening quote.)
-                self.record(RepairKind::UnquotedValue, self.pos..self.pos + len);
-                self.pos += len;
-                quote = quote_at(self.src, self.pos);
-            }
-        }
-        if let Some(q) = quote {
+        if let Some(q) = quote_at(self.src, self.pos) {
             let ctx = if self.stack.is_empty() {
                 StrCtx::TopLevel
             } else {
@@ -2005,6 +1993,19 @@ impl<'a> Parser<'a> {
             self.write_json_input(start..quote);
             self.pos = quote + 1;
             return Ok(false);
+        }
+        if let Some(len) = python_string_prefix(b, start) {
+            // `u'text'`, `r'\d+'`, `b"raw"`: a Python string prefix; the string is meant.
+            self.record(RepairKind::UnquotedValue, start..start + len);
+            self.pos = start + len;
+            if let Some(q) = quote_at(b, self.pos) {
+                let ctx = if self.stack.is_empty() {
+                    StrCtx::TopLevel
+                } else {
+                    StrCtx::Value
+                };
+                return self.parse_string(q, ctx, false).map(|_| false);
+            }
         }
         // A bare token up to the next delimiter of this context.
         let end = self.scan_bare(start);
@@ -2412,20 +2413,14 @@ impl<'a> Parser<'a> {
         while end > start && is_ws(b[end - 1]) {
             end -= 1;
         }
-        let prefix = || python_string_prefix(b, start).filter(|&n| start + n == i);
-        if matches!(b.get(i), Some(b'"' | b'\''))
-            && end == i
-            && end > start
-            && !self.key_lost_opening_quote(i)
-            && prefix().is_some()
-        {
-            return prefix();
+        let quote_here = matches!(b.get(i), Some(b'"' | b'\'')) && end == i && end > start;
+        let lost_quote = quote_here && self.key_lost_opening_quote(i);
+        if quote_here && !lost_quote {
+            if let Some(len) = python_string_prefix(b, start).filter(|&n| start + n == i) {
+                return Some(len);
+            }
         }
-        if matches!(b.get(i), Some(b'"' | b'\''))
-            && end == i
-            && end > start
-            && self.key_lost_opening_quote(i)
-        {
+        if lost_quote {
             // `{a": 1}`: the key's closing quote is there, its opening one is not.
             i += 1;
         } else if end == start {
@@ -4088,9 +4083,24 @@ impl<'a> Parser<'a> {
 
     /// `i` moved past whitespace and `//` or `/* */` comments (a key, a comment, then its
     /// colon: `"b" /* why */: 1`), looking at most `LOOKAHEAD` bytes ahead.
+    #[inline]
     fn skip_layout_ahead(&self, mut i: usize) -> usize {
         let b = self.src;
         let limit = (i + LOOKAHEAD).min(self.end);
+        // The common case: spaces, then a token.
+        while i < limit && is_ws(b[i]) {
+            i += 1;
+        }
+        if i >= limit || (b[i] != b'/' && b[i] < 0x80) {
+            return i;
+        }
+        self.skip_layout_ahead_slow(i, limit)
+    }
+
+    /// `skip_layout_ahead` past comments and Unicode spaces.
+    #[cold]
+    fn skip_layout_ahead_slow(&self, mut i: usize, limit: usize) -> usize {
+        let b = self.src;
         while i < limit {
             match b[i] {
                 b' ' | b'\t' | b'\n' | b'\r' => i += 1,
