@@ -536,7 +536,19 @@ proptest! {
         check_result(input, &r)?;
         prop_assert!(r.is_ok(), "truncated document refused: {:?}: {:?}", input, r);
         let r = r.unwrap();
-        prop_assert!(r.is_truncated(), "truncation not reported: {:?} -> {:?}", input, r);
+        // A cut right after closers inside a string (`["a]`) reads as a string that lost its
+        // quote before the closers of what is open (the contract's rule), which is no
+        // truncation.
+        let quote_before_closers = input.ends_with([']', '}'])
+            && r.repairs
+                .iter()
+                .any(|x| x.kind() == jsonheal::RepairKind::MissingQuote);
+        prop_assert!(
+            r.is_truncated() || quote_before_closers,
+            "truncation not reported: {:?} -> {:?}",
+            input,
+            r
+        );
     }
 }
 
