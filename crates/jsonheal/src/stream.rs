@@ -18,10 +18,12 @@
 //! it: `,` then a key, a closer, a comment), whether a bracket in prose opens JSON, whether
 //! a string is a Windows path (`C:\new` keeps its backslashes). So a string value appears a
 //! few bytes after its quote, and a member value's trailing `, ` is withheld until its
-//! closing quote is confirmed. A string element of an array appears once it is longer than
-//! a key (64 bytes, or a line break) or once its closing quote is followed by something
-//! else than `:`: until then it may be a key whose array lost its `]` or whose object lost
-//! its `{`. On anything else it cannot settle alone (an inner quote, a
+//! closing quote is confirmed. A short string (up to 64 bytes, on one line) appears once
+//! what follows its closing quote shows it is a value: until then it may be a key whose
+//! array lost its `]` or whose object lost its `{` (`{"user": "name": "Ana"}`), or, as a
+//! member's value, the first element of an array that lost its `[` (`{"tags": "a", "b"]}`);
+//! a number or literal member value waits for the next key for the same reason. Longer
+//! strings appear as they arrive. On anything else it cannot settle alone (an inner quote, a
 //! missing comma, a bare word value, concatenation, a duplicate key…) the stream
 //! *freezes*: the snapshot keeps what it had, and [`Repairer::finish`] decides.
 //!
@@ -30,7 +32,8 @@
 //!
 //! let mut r = Repairer::new();
 //! r.push("Sure: {'city': 'Par");
-//! assert_eq!(r.snapshot(), Some(serde_json::json!({"city": "Par"})));
+//! // A short string waits for its closing quote and what follows it.
+//! assert_eq!(r.snapshot(), Some(serde_json::json!({})));
 //! r.push("is', pop: 21");
 //! // `21` could still grow: withheld.
 //! assert_eq!(r.snapshot(), Some(serde_json::json!({"city": "Paris"})));
@@ -1072,7 +1075,7 @@ impl Parser {
                 }
                 _ => self.freeze(),
             },
-            Mode::AfterValue => self.separator(b),
+            Mode::AfterValue => self.separator(bytes, b),
             _ => self.freeze(),
         }
     }
@@ -1080,10 +1083,19 @@ impl Parser {
     /// After a value, at `b`: a comma or the container's closer confirms a waiting number
     /// or literal and moves on; anything else (a missing comma, a wrong closer, `+`
     /// concatenation, an inner quote that did not end its string) is the engine's call.
-    fn separator(&mut self, b: u8) -> Step {
+    fn separator(&mut self, bytes: &[u8], b: u8) -> Step {
         let object = self.stack.last().is_some_and(|f| f.object);
         match b {
             b',' => {
+                if object && self.pending.is_some() {
+                    // `{"n": 1, 2, 3]`: the member's value may be an array that lost its
+                    // `[` (the engine's rule); only a next member confirms the number.
+                    match comma_then_member(bytes, self.pos + 1) {
+                        None => return Step::Wait,
+                        Some(false) => return self.freeze(),
+                        Some(true) => {}
+                    }
+                }
                 if !self.commit_pending() {
                     return Step::Go;
                 }
@@ -1130,16 +1142,15 @@ impl Parser {
     /// the quote content (`"He said "hi""`) or is a repair the stream leaves to `finish`.
     /// `self.pos` is at the first non-space byte after the quote.
     fn after_string(&mut self, bytes: &[u8], after: usize) -> Step {
-        // A held-back element is a key only if a `:` follows its first closing quote; when
-        // that quote stays content instead, the engine reads no key either.
-        if self.deferred.is_some() && bytes[self.pos] != b':' {
-            self.show_deferred();
-        }
         let object = self.stack.last().is_some_and(|f| f.object);
         let closes = match bytes[self.pos] {
             // Unless a quote right after the closers ends the string (the engine's rule).
             // Either way the withheld end is content: show it while that is undecided.
             b'}' | b']' => {
+                // A held-back string is no key and no first element of an array: its
+                // quote closes it, or it is content, and then the string holds an inner
+                // quote, which no key and no such element does (the engine's rule).
+                self.show_deferred();
                 let from = self.arena.len();
                 self.release_held();
                 self.grew(from);
@@ -1170,28 +1181,16 @@ impl Parser {
                 Some(_) => Some(false),
             },
             b',' if !object => Some(true),
-            b',' => {
-                let mut k = self.pos + 1;
-                while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(k) {
-                    k += 1;
-                }
-                match bytes.get(k) {
-                    None => None,
-                    Some(b'}' | b']') => Some(true),
-                    // A comment; no key starts with `/`.
-                    Some(b'/') => bytes.get(k + 1).map(|n| matches!(n, b'/' | b'*')),
-                    Some(b'#') => bytes
-                        .get(k + 1)
-                        .map(|n| matches!(n, b' ' | b'\t' | b'\n' | b'\r' | b'#')),
-                    Some(_) => key_follows(bytes, k),
-                }
-            }
+            b',' => comma_then_member(bytes, self.pos + 1),
             _ => Some(false),
         };
         match closes {
             None => Step::Wait,
             Some(false) => self.freeze(),
             Some(true) => {
+                // A held-back string is a value after all: no `:` follows it, and nothing
+                // after it makes it the first element of an array that lost its `[`.
+                self.show_deferred();
                 self.string_end = None;
                 let from = self.arena.len();
                 self.release_held();
@@ -1447,7 +1446,7 @@ impl Parser {
         self.mode = Mode::AfterValue;
         if next == b',' || next == b'}' || next == b']' {
             // What `token` would do next, without going round.
-            self.separator(next)
+            self.separator(bytes, next)
         } else {
             Step::Go
         }
@@ -1633,7 +1632,8 @@ impl Parser {
 
     fn open_string(&mut self, quote: u8, windows: bool) -> Step {
         let at = self.arena.len();
-        if self.stack.last().is_some_and(|f| !f.object) {
+        if !self.stack.is_empty() {
+            // A short string may turn out to be a key (see `KEY_LIKE_LEN`).
             self.deferred = Some((self.pos, at));
         } else {
             let Some(id) = self.attach(Kind::Str, (at, at)) else {
@@ -2114,6 +2114,24 @@ fn held_from(s: &str, member: bool) -> usize {
         keep = keep.min(closers);
     }
     keep
+}
+
+/// After a comma in an object, at `b[k..]`: whether the next member (or the object's end,
+/// or a comment) comes, as the engine reads it after a member's value; `None` while the
+/// text so far cannot tell.
+fn comma_then_member(b: &[u8], mut k: usize) -> Option<bool> {
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(k) {
+        k += 1;
+    }
+    match b.get(k)? {
+        b'}' | b']' => Some(true),
+        // A comment; no key starts with `/`.
+        b'/' => b.get(k + 1).map(|n| matches!(n, b'/' | b'*')),
+        b'#' => b
+            .get(k + 1)
+            .map(|n| matches!(n, b' ' | b'\t' | b'\n' | b'\r' | b'#')),
+        _ => key_follows(b, k),
+    }
 }
 
 /// Whether the engine may end a straight-quoted value at a `”` followed by `b[after..]`: a

@@ -880,6 +880,9 @@ fn early_array_closers_keep_the_elements() {
             // closer means the `[` around both was lost.
             (r#"[["x"], "y"]]"#, r#"[["x"],"y"]"#),
             ("[1, 2], [3, 4]]", "[[1,2],[3,4]]"),
+            // Unless the root's elements are arrays already: one `]` too many.
+            ("[[1, 2]], [3, 4]]", "[[1,2],[3,4]]"),
+            ("[[1]], [2], [3]]", "[[1],[2],[3]]"),
             // Without a later `]` these are several values, or members.
             ("[1, 2], [3, 4]", "[[1,2],[3,4]]"),
             (r#"{"a": [1], "b": 2}"#, r#"{"a":[1],"b":2}"#),
@@ -1445,7 +1448,7 @@ fn inner_quotes_in_keys_and_top_level_concatenation() {
         &[
             (r#"{"the "best" one": 1}"#, r#"{"the \"best\" one":1}"#),
             (r#"{"name" "Ada", "age" 36}"#, r#"{"name":"Ada","age":36}"#),
-            (r#"{"a" "b": 1}"#, r#"{"a":"b\": 1"}"#),
+            (r#"{"a" "b": 1}"#, r#"{"a":{"b":1}}"#),
         ],
     );
     run(
@@ -1692,9 +1695,61 @@ fn elements_after_an_unclosed_object() {
                 r#"{"l4": [1, 2, {"l5": {"l6": "x"}, 3]}"#,
                 r#"{"l4":[1,2,{"l5":{"l6":"x"}},3]}"#,
             ),
-            // A key after all: a colon follows, or no array is around.
+            // A key after all: a colon follows.
             (r#"[{"a": 1, 2: "x"}]"#, r#"[{"a":1,"2":"x"}]"#),
-            (r#"{"a": 1, 2]"#, r#"{"a":1,"2":null}"#),
+            // No array around the object: the member's value lost its `[`.
+            (r#"{"a": 1, 2]"#, r#"{"a":[1,2]}"#),
+        ],
+    );
+}
+
+/// A member's value that lost its `{` or `[` after the colon: a short string that a `:`
+/// and a value follow is the first key of an object; a scalar that more elements and a
+/// `]` follow is the first element of an array. Nothing is merged into a string.
+#[test]
+fn member_values_that_lost_their_opener() {
+    run(
+        "member value lost its {",
+        &[
+            (r#"{"a": "b": 1}"#, r#"{"a":{"b":1}}"#),
+            (
+                r#"{"user": "name": "Ana", "age": 3}}"#,
+                r#"{"user":{"name":"Ana","age":3}}"#,
+            ),
+            (
+                r#"{"args": "path": "a.txt"}, "ok": true}"#,
+                r#"{"args":{"path":"a.txt"},"ok":true}"#,
+            ),
+            (
+                "{\"name\": \"x\", \"arguments\": \n  \"message\": \"hi\", \"files\": [\"a\"]}}",
+                r#"{"name":"x","arguments":{"message":"hi","files":["a"]}}"#,
+            ),
+            (r#"{'cfg': 'retries': 3}"#, r#"{"cfg":{"retries":3}}"#),
+            // A colon inside the string, or a long string: no key.
+            (r#"{"a": "b: c", "d": 1}"#, r#"{"a":"b: c","d":1}"#),
+            (r#"{"t": "12:30"}"#, r#"{"t":"12:30"}"#),
+        ],
+    );
+    run(
+        "member value lost its [",
+        &[
+            (
+                r#"{"tags": "a", "b", "c"], "n": 1}"#,
+                r#"{"tags":["a","b","c"],"n":1}"#,
+            ),
+            (
+                r#"{"v": 140, 160, 201], "t": 1}"#,
+                r#"{"v":[140,160,201],"t":1}"#,
+            ),
+            (r#"{"v": true, null]}"#, r#"{"v":[true,null]}"#),
+            (
+                r#"[{"n": "a", "v": [1]}, {"n": "b", "v": 2, 3]}]"#,
+                r#"[{"n":"a","v":[1]},{"n":"b","v":[2,3]}]"#,
+            ),
+            // In an array, only when the object's own `}` comes after the `]`.
+            (r#"[{"a": 1}, {"b": 2, 3, 4]"#, r#"[{"a":1},{"b":2},3,4]"#),
+            // A key next: nothing to do.
+            (r#"{"a": 1, "b": 2}"#, r#"{"a":1,"b":2}"#),
         ],
     );
 }

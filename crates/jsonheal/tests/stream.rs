@@ -502,11 +502,13 @@ fn duplicate_keys_freeze_and_agree_with_keep_first() {
     assert_eq!(r.finish(), repair_with(text, &first));
 }
 
-/// A short string element of an array may be a key (the array lost its `]`, or the object
-/// the key opens lost its `{`): it appears once its quote is followed by something else than
-/// `:`, or once it is too long for a key. Member values appear as they open.
+/// A short string may be a key: of the object around an array that lost its `]`, or of an
+/// object that lost its `{` (in an array, or as a member's value). A member's value may
+/// also be the first element of an array that lost its `[`. So a short string appears once
+/// what follows its quote rules that out, or once it is too long (or too many lines) for a
+/// key; a long one appears as it arrives.
 #[test]
-fn short_strings_in_arrays_wait_for_their_quote() {
+fn short_strings_wait_for_their_quote() {
     let long = "x".repeat(80);
     let cases = [
         (r#"{"tags": ["ab"#.to_owned(), json!({"tags": []})),
@@ -518,7 +520,18 @@ fn short_strings_in_arrays_wait_for_their_quote() {
         ("{\"tags\": [\"a\nb".to_owned(), json!({"tags": ["a\nb"]})),
         (r#"["ab"#.to_owned(), json!([])),
         (r#"["ab", "#.to_owned(), json!(["ab"])),
-        (r#"{"a": "ab"#.to_owned(), json!({"a": "ab"})),
+        (r#"{"a": "ab"#.to_owned(), json!({})),
+        (r#"{"a": "ab", "#.to_owned(), json!({})),
+        (r#"{"a": "ab", "b""#.to_owned(), json!({})),
+        (r#"{"a": "ab", "b":"#.to_owned(), json!({"a": "ab"})),
+        (r#"{"a": "ab"}"#.to_owned(), json!({"a": "ab"})),
+        (r#"{"a": "ab" :"#.to_owned(), json!({})),
+        (r#"{"a": "ab", "c"]"#.to_owned(), json!({})),
+        (format!(r#"{{"a": "{long}"#), json!({"a": long})),
+        // Numbers after a comma in an object wait for the next key too.
+        (r#"{"a": 1, "#.to_owned(), json!({})),
+        (r#"{"a": 1, 2"#.to_owned(), json!({})),
+        (r#"{"a": 1, "b": 2"#.to_owned(), json!({"a": 1})),
     ];
     for (text, want) in cases {
         let mut r = Repairer::new();
@@ -529,7 +542,15 @@ fn short_strings_in_arrays_wait_for_their_quote() {
     assert_eq!(fixed.value().unwrap(), json!({"tags": ["a"], "count": 2}));
     let fixed = repair(r#"["a", "b": 2}]"#).unwrap();
     assert_eq!(fixed.value().unwrap(), json!(["a", {"b": 2}]));
+    let fixed = repair(r#"{"a": "ab", "c"]}"#).unwrap();
+    assert_eq!(fixed.value().unwrap(), json!({"a": ["ab", "c"]}));
+    let fixed = repair(r#"{"a": "ab": 1}"#).unwrap();
+    assert_eq!(fixed.value().unwrap(), json!({"a": {"ab": 1}}));
 }
+
+/// A member's string value longer than a key can be: it shows as it arrives.
+const LONG_SRC: &str =
+    r#"{"path": "src/a_long_folder_name/another_long_folder_name/and_then_a_file.rs"#;
 
 #[test]
 fn half_typed_tokens_are_withheld() {
@@ -558,35 +579,62 @@ fn half_typed_tokens_are_withheld() {
         // backslashes are separators): at most three bytes later.
         (r#"{"path": ""#, Some(json!({}))),
         (r#"{"path": "C:"#, Some(json!({}))),
-        (r#"{"path": "sr"#, Some(json!({"path": "sr"}))),
+        // A short string waits for its quote (see `short_strings_wait_for_their_quote`).
+        (r#"{"path": "sr"#, Some(json!({}))),
+        (LONG_SRC, Some(json!({"path": &LONG_SRC[10..]}))),
         // `C:\x…` is a Windows path (backslashes kept) only if an escape JSON does not know
         // follows before the quote: until one does, or the quote, the string waits.
         (r#"{"path": "C:\new"#, Some(json!({}))),
         (
-            r#"{"path": "C:\new\dir"#,
-            Some(json!({"path": "C:\\new\\dir"})),
+            r#"{"path": "C:\new\dir\a_long_folder_name\another_long_folder_name\and_one_more"#,
+            Some(
+                json!({"path": "C:\\new\\dir\\a_long_folder_name\\another_long_folder_name\\and_one_more"}),
+            ),
         ),
-        (r#"{"path": "C:\new", "#, Some(json!({"path": "C:\new"}))),
         (
-            r#"{"path": "C:\Users\me"#,
-            Some(json!({"path": "C:\\Users\\me"})),
+            r#"{"path": "C:\new", "b":"#,
+            Some(json!({"path": "C:\new"})),
         ),
         // A raw line break waits while only spaces, closers and commas follow it: were the
         // input to end there, the engine would end the string at the line break.
         ("[\"ab\ncd", Some(json!(["ab\ncd"]))),
         ("[\"ab\n", Some(json!(["ab"]))),
         ("[\"ab\n  ]", Some(json!(["ab"]))),
-        ("{\"a\": \"x,  ", Some(json!({"a": "x"}))),
-        ("{\"a\": \"x, y", Some(json!({"a": "x, y"}))),
-        (r#"{"path": "", "#, Some(json!({"path": ""}))),
-        (r#"{"path": "src/ma"#, Some(json!({"path": "src/ma"}))),
-        (r#"{"path": "src/\"#, Some(json!({"path": "src/"}))),
-        (r#"{"path": "a\u00"#, Some(json!({"path": "a"}))),
-        (r#"{"path": "a\ud83d\u"#, Some(json!({"path": "a"}))),
+        (
+            "{\"a\": \"a line that is longer than any key would ever be, then a comma: x,  ",
+            Some(json!({"a": "a line that is longer than any key would ever be, then a comma: x"})),
+        ),
+        (
+            "{\"a\": \"a line that is longer than any key would ever be, then a comma: x, y",
+            Some(
+                json!({"a": "a line that is longer than any key would ever be, then a comma: x, y"}),
+            ),
+        ),
+        (r#"{"path": "", "b""#, Some(json!({}))),
+        (r#"{"path": "", "b":"#, Some(json!({"path": ""}))),
+        (
+            r#"{"path": "src/a_long_folder_name/another_long_folder_name/yet_another_folder/x/\"#,
+            Some(
+                json!({"path": "src/a_long_folder_name/another_long_folder_name/yet_another_folder/x/"}),
+            ),
+        ),
+        (
+            r#"{"path": "src/a_long_folder_name/another_long_folder_name/yet_another_folder/x\u00"#,
+            Some(
+                json!({"path": "src/a_long_folder_name/another_long_folder_name/yet_another_folder/x"}),
+            ),
+        ),
+        (
+            r#"{"path": "src/a_long_folder_name/another_long_folder_name/yet_another_folder/x\ud83d\u"#,
+            Some(
+                json!({"path": "src/a_long_folder_name/another_long_folder_name/yet_another_folder/x"}),
+            ),
+        ),
         (r#"{"ok": tru"#, Some(json!({}))),
         (r#"{"ok": true"#, Some(json!({}))),
         (r#"{"ok": true "#, Some(json!({}))),
-        (r#"{"ok": true,"#, Some(json!({"ok": true}))),
+        (r#"{"ok": true,"#, Some(json!({}))),
+        (r#"{"ok": true, "b":"#, Some(json!({"ok": true}))),
         (r#"{"n": 12"#, Some(json!({}))),
         (r#"{"n": 12}"#, Some(json!({"n": 12}))),
         (r#"[1, 2"#, Some(json!([1]))),
@@ -597,7 +645,8 @@ fn half_typed_tokens_are_withheld() {
         ("{ok: True}", Some(json!({"ok": true}))),
         // Not yet known to be an object (no `:` yet) at the text's start.
         ("{first na", None),
-        ("{first name: 'Ad", Some(json!({"first name": "Ad"}))),
+        ("{first name: 'Ad", Some(json!({}))),
+        ("{first name: 'Ada'}", Some(json!({"first name": "Ada"}))),
         ("{'a': 1 /", Some(json!({}))),
         ("{'a': 1 /* x */ }", Some(json!({"a": 1}))),
         ("<think>{\"x\": 0}", None),
@@ -627,26 +676,17 @@ fn uncertain_input_freezes_instead_of_guessing() {
     let cases: &[(&str, Option<Value>)] = &[
         // The space before the quote is withheld too: had the quote been a missing closing
         // one (`{"a": "x, "b": 1}`), the engine would trim it.
-        (
-            r#"{"say": "He said "hi" to me"}"#,
-            Some(json!({"say": "He said"})),
-        ),
-        (r#"["He said "hi" to me"]"#, Some(json!(["He said "]))),
-        (r#"{"a": "x" + "y"}"#, Some(json!({"a": "x"}))),
+        (r#"{"say": "He said "hi" to me"}"#, Some(json!({}))),
+        (r#"["He said "hi" to me"]"#, Some(json!([]))),
+        (r#"{"a": "x" + "y"}"#, Some(json!({}))),
         (r#"{"a": 1, "a": 2}"#, Some(json!({"a": 1}))),
         (r#"[1 2]"#, Some(json!([]))),
         (r#"{cmd: read}"#, Some(json!({}))),
         (r#"{"a": 0x1F, "b": 1}"#, Some(json!({}))),
         (r#"{"a": true#x}"#, Some(json!({}))),
-        (
-            "{\"a\": \"x\"// adjacent comment\n}",
-            Some(json!({"a": "x"})),
-        ),
-        (
-            "{\"a\": \"x\" # a hash after a string\n}",
-            Some(json!({"a": "x"})),
-        ),
-        (r#"{"a": "b": 1}"#, Some(json!({"a": "b"}))),
+        ("{\"a\": \"x\"// adjacent comment\n}", Some(json!({}))),
+        ("{\"a\": \"x\" # a hash after a string\n}", Some(json!({}))),
+        (r#"{"a": "b": 1}"#, Some(json!({}))),
         (r#""a": 1, "b": 2}"#, None),
         ("```json\n{\"a\": 1\n```", Some(json!({}))),
     ];
@@ -667,8 +707,10 @@ fn uncertain_input_freezes_instead_of_guessing() {
 
 #[test]
 fn events_name_paths_and_merge_appends() {
+    // Longer than a key can be, so it shows as it arrives.
+    let name = "a".repeat(70);
     let mut r = Repairer::new();
-    r.push(r#"{"items": [{"name": "a"#);
+    r.push(&format!(r#"{{"items": [{{"name": "{name}"#));
     r.push("b");
     r.push("c");
     assert_eq!(
@@ -689,7 +731,7 @@ fn events_name_paths_and_merge_appends() {
             // A string's growth before the next drain is part of its `Set`.
             Event {
                 path: "/items/0/name".into(),
-                op: Op::Set(json!("abc"))
+                op: Op::Set(json!(format!("{name}bc")))
             },
         ]
     );
@@ -856,11 +898,11 @@ fn arb_json() -> impl Strategy<Value = Value> {
 fn a_key_longer_than_64_kib_freezes_the_stream() {
     let key = "k".repeat(70_000);
     for value in ["1", "true", "\"x\"", "[2]", "{}"] {
-        let text = format!(r#"{{"a": 0, "{key}": {value}, "b": 2}}"#);
+        let text = format!(r#"{{"a": [0], "{key}": {value}, "b": 2}}"#);
         let mut r = Repairer::new();
         r.push(&text);
         assert!(r.is_frozen(), "{value}");
-        assert_eq!(r.snapshot(), Some(json!({"a": 0})), "{value}");
+        assert_eq!(r.snapshot(), Some(json!({"a": [0]})), "{value}");
         let fin = r.finish().unwrap().value().unwrap();
         assert_eq!(fin["b"], json!(2), "{value}");
         assert_eq!(fin.as_object().map(|o| o.len()), Some(3), "{value}");

@@ -114,10 +114,11 @@ mod tests {
         assert_eq!(
             out,
             concat!(
-                "{\"name\":\"Ad\"}\n",
+                // A short string waits for what follows its quote (it may be a key).
+                "{}\n",
                 "{\"name\":\"Ada\"}\n",
-                // `123` is withheld until the comma: the third read changes nothing. A short
-                // string in an array waits for what follows its quote (it may be a key).
+                // `123` is withheld until the comma and the next key: the third read
+                // changes nothing.
                 "{\"name\":\"Ada\",\"n\":123,\"tags\":[]}\n",
                 "{\"name\":\"Ada\",\"n\":123,\"tags\":[\"x\"]}\n",
                 // Closing brackets change nothing either; then the final value.
@@ -130,7 +131,7 @@ mod tests {
     fn a_character_split_between_reads_is_joined() {
         let (code, out) = run(vec![b"{\"a\": \"caf\xC3", b"\xA9\"}"]);
         assert_eq!(code, ExitCode::SUCCESS);
-        assert_eq!(out, "{\"a\":\"caf\"}\n{\"a\":\"café\"}\n{\"a\":\"café\"}\n");
+        assert_eq!(out, "{}\n{\"a\":\"café\"}\n{\"a\":\"café\"}\n");
     }
 
     #[test]

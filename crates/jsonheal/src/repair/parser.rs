@@ -374,6 +374,10 @@ struct Parser<'a> {
     inner_quote_seen: bool,
     /// Where the string being read opened (its quote's offset).
     string_open: usize,
+    /// The depth of the object, `out.len()` and the input offset where the value being
+    /// read in its member starts: a member value that turns out to have lost its `{` or `[`
+    /// gets it there (`open_object_in_member`).
+    member_value_out: (usize, usize, usize),
     truncated: bool,
     /// Inside a Markdown code fence (between an opening and a closing marker).
     in_fence: bool,
@@ -796,6 +800,7 @@ impl<'a> Parser<'a> {
             string_end: None,
             inner_quote_seen: false,
             string_open: 0,
+            member_value_out: (0, 0, 0),
             truncated: false,
             in_fence: false,
             deepest: 0,
@@ -1653,6 +1658,9 @@ impl<'a> Parser<'a> {
             self.record(RepairKind::InvalidCharacter, self.pos..self.pos + 1);
             self.pos += 1;
             next = self.skip_ws_peek();
+        }
+        if top == Some(FrameKind::Object) {
+            self.member_value_out = (self.stack.len(), self.out.len(), self.pos);
         }
         let Some(c) = next else {
             // The value never started.
@@ -2591,6 +2599,14 @@ impl<'a> Parser<'a> {
                     self.skip_to_paren();
                     return Ok(());
                 }
+                if c == b',' && self.scalar_member_value_start().is_some() {
+                    if let Some(after) = self.elements_then_array_closer(self.pos) {
+                        if self.array_in_member_fits(after) {
+                            self.open_array_in_member(mode);
+                            return Ok(());
+                        }
+                    }
+                }
                 match self.skip_ws_peek() {
                     Some(b'}' | b']' | b')') => {
                         self.record(RepairKind::TrailingComma, comma..comma + 1);
@@ -2622,6 +2638,11 @@ impl<'a> Parser<'a> {
             }
             b':' if top == Some(FrameKind::Array) && self.string_end == Some(self.out.len()) => {
                 self.key_in_array(mode);
+            }
+            b':' if self.string_end == Some(self.out.len())
+                && self.scalar_member_value_start().is_some() =>
+            {
+                self.open_object_in_member(mode);
             }
             b':' => {
                 // `["a": 1]` or a doubled colon: drop it.
@@ -2725,9 +2746,14 @@ impl<'a> Parser<'a> {
         }
         let k = self.skip_layout_ahead(k);
         // An element must start there. Another array next (`[1, 2], [3, 4]]`) more likely
-        // lost the `[` around both.
+        // lost the `[` around both, unless the root's own elements are arrays
+        // (`[[1, 2]], [3, 4]]`: one `]` too many, not one `[` too few).
+        let array_after_arrays =
+            parent.is_none() && self.out.last() == Some(b']') && b.get(k) == Some(&b'[');
         if k >= self.end
-            || !(matches!(b[k], b'{' | b'"' | b'\'' | b'-' | b'0'..=b'9') || is_ident_start(b[k]))
+            || !(matches!(b[k], b'{' | b'"' | b'\'' | b'-' | b'0'..=b'9')
+                || is_ident_start(b[k])
+                || array_after_arrays)
         {
             return false;
         }
@@ -2841,6 +2867,140 @@ impl<'a> Parser<'a> {
         self.pos += 1;
         self.string_end = None;
         *mode = Mode::Value;
+    }
+
+    /// The string value just written, with a `:` at `self.pos`, is the first key of an
+    /// object that lost its `{`: `{"user": "name": "Ana", "age": 3}}` reads as
+    /// `{"user": {"name": "Ana", "age": 3}}`.
+    fn open_object_in_member(&mut self, mode: &mut Mode) {
+        if self.stack.len() >= self.options.max_depth {
+            // No room for the object: drop the colon, as before.
+            self.record(RepairKind::InvalidCharacter, self.pos..self.pos + 1);
+            self.pos += 1;
+            return;
+        }
+        let Some(key_start) = self.scalar_member_value_start() else {
+            return;
+        };
+        self.out.insert_ascii(key_start, b'{');
+        let value = self.member_value_out.2;
+        self.record(RepairKind::MissingOpener, value..value);
+        self.stack.push(Frame {
+            kind: FrameKind::Object,
+            count: 1,
+            checkpoint: key_start + 1,
+        });
+        self.deepest = self.deepest.max(self.stack.len());
+        self.out.push(b':');
+        self.pos += 1;
+        self.string_end = None;
+        *mode = Mode::Value;
+    }
+
+    /// Where in `out` the value just written starts, when it is a scalar or a string read as
+    /// the value of the innermost object's last member (right after its `:`).
+    fn scalar_member_value_start(&self) -> Option<usize> {
+        let f = self.stack.last().filter(|f| f.kind == FrameKind::Object)?;
+        let (depth, at, _) = self.member_value_out;
+        if depth != self.stack.len() {
+            // A value inside a container that has closed since.
+            return None;
+        }
+        let written = self.out.slice(f.checkpoint..self.out.len()).as_bytes();
+        let value = written.get(at.checked_sub(f.checkpoint)?..)?;
+        let colon = at
+            .checked_sub(1)
+            .and_then(|c| self.out.slice(c..at).bytes().next());
+        (colon == Some(b':') && !value.is_empty() && !matches!(value[0], b'{' | b'[')).then_some(at)
+    }
+
+    /// The scalar value just written, with `,` and more elements and a `]` after it, is the
+    /// first element of an array that lost its `[`: `{"tags": "a", "b"], "n": 1}` reads as
+    /// `{"tags": ["a", "b"], "n": 1}`. `self.pos` is past the comma.
+    fn open_array_in_member(&mut self, mode: &mut Mode) {
+        if self.stack.len() >= self.options.max_depth {
+            *mode = Mode::Key;
+            return;
+        }
+        let Some(at) = self.scalar_member_value_start() else {
+            *mode = Mode::Key;
+            return;
+        };
+        self.out.insert_ascii(at, b'[');
+        let value = self.member_value_out.2;
+        self.record(RepairKind::MissingOpener, value..value);
+        self.stack.push(Frame {
+            kind: FrameKind::Array,
+            count: 1,
+            checkpoint: at + 1,
+        });
+        self.deepest = self.deepest.max(self.stack.len());
+        self.string_end = None;
+        *mode = Mode::Value;
+    }
+
+    /// Whether the `]` that ends at `after` closes an array in the innermost object's last
+    /// member, rather than the array the object is in (`[{"a": 1, 2]`: the object lost its
+    /// `}`, see `element_in_key_position`). In an array, the object's own `}` must come next
+    /// among the closers that follow.
+    fn array_in_member_fits(&mut self, after: usize) -> bool {
+        let below = self.stack.len().checked_sub(2).map(|i| self.stack[i].kind);
+        if !matches!(below, Some(FrameKind::Array | FrameKind::Tuple)) {
+            return true;
+        }
+        self.unmatched_closers(after)
+            .is_some_and(|closers| closers.first() == Some(&b'}'))
+    }
+
+    /// From `k` (past a comma after an object member's value): one or more scalar elements
+    /// (quoted strings on one line, numbers, literals) separated by commas, then a `]`: the
+    /// member's value may be an array that lost its `[`. Returns the offset past the `]`.
+    /// Looks at most `LOOKAHEAD` bytes.
+    fn elements_then_array_closer(&self, k: usize) -> Option<usize> {
+        let b = &self.src[..self.end];
+        let limit = (k + LOOKAHEAD).min(b.len());
+        let skip_ws = |mut i: usize| {
+            while i < limit && is_ws(b[i]) {
+                i += 1;
+            }
+            i
+        };
+        let mut i = skip_ws(k);
+        loop {
+            if i >= limit {
+                return None;
+            }
+            let end = match b[i] {
+                q @ (b'"' | b'\'') => {
+                    let mut j = i + 1;
+                    loop {
+                        match b.get(j).filter(|_| j < limit) {
+                            None | Some(b'\n') => return None,
+                            Some(b'\\') => j += 2,
+                            Some(&c) if c == q => break j + 1,
+                            Some(_) => j += 1,
+                        }
+                    }
+                }
+                _ => match json_number_end(b, i, limit) {
+                    Some(e) => e,
+                    None => {
+                        let word = b[i..limit]
+                            .iter()
+                            .position(|c| !c.is_ascii_alphabetic())
+                            .map_or(limit, |n| i + n);
+                        literal_word(&b[i..word])?;
+                        word
+                    }
+                },
+            };
+            i = skip_ws(end);
+            match b.get(i).filter(|_| i < limit) {
+                Some(b']') => return Some(i + 1),
+                Some(b',') => i = skip_ws(i + 1),
+                _ => return None,
+            }
+        }
     }
 
     /// The string element just written is the next key of the object around the array
@@ -3458,6 +3618,9 @@ impl<'a> Parser<'a> {
             // `{"tags": ["a", "b", "count": 2}`: a key, so the array lost its `]` (see
             // `close_arrays_before_key`).
             b':' if self.key_in_open_array(after) => return StrEnd::Close,
+            // `{"user": "name": "Ana"}`: a key, so the member's value lost its `{` (see
+            // `open_object_in_member`).
+            b':' if in_object && self.key_like_string_before(after) => return StrEnd::Close,
             b'<' if closing_tags_to_end(b, j) => return StrEnd::Close,
             b'+' => {
                 // Comments may sit between the parts (`"x" + /* c */ "y"`).
@@ -3524,6 +3687,10 @@ impl<'a> Parser<'a> {
                     || self.starts_with(k, b"...")
                     || self.starts_with(k, "\u{2026}".as_bytes())
                     || self.cut_key_at_end(k)
+                    // `"tags": "a", "b"]`: the member's value lost its `[`.
+                    || (c == b','
+                        && !self.inner_quote_seen
+                        && self.elements_then_array_closer(k).is_some())
                 {
                     return StrEnd::Close;
                 }
@@ -3563,6 +3730,13 @@ impl<'a> Parser<'a> {
     /// or the object the key opens lost its `{` (see `key_in_array`). The stream holds such
     /// elements back while they are this short (`stream::KEY_LIKE_LEN`).
     fn key_in_open_array(&self, after: usize) -> bool {
+        self.top_kind() == Some(FrameKind::Array) && self.key_like_string_before(after)
+    }
+
+    /// Whether the string that ends just before `after` reads as a key: it is short and on
+    /// one line, and a `:` and a value follow it. The stream holds strings back while they
+    /// are this short (`stream::KEY_LIKE_LEN`).
+    fn key_like_string_before(&self, after: usize) -> bool {
         let b = self.src;
         let content = b
             .get(self.string_open + 1..after.saturating_sub(1))
@@ -3570,7 +3744,6 @@ impl<'a> Parser<'a> {
         if self.inner_quote_seen
             || content.len() > crate::stream::KEY_LIKE_LEN
             || content.contains(&b'\n')
-            || self.top_kind() != Some(FrameKind::Array)
         {
             return false;
         }
