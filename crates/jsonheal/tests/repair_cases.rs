@@ -1703,6 +1703,19 @@ fn elements_after_an_unclosed_object() {
     );
 }
 
+/// A stray quote right after a number that a separator or closer follows.
+#[test]
+fn stray_quote_after_a_number() {
+    run(
+        "stray quote after a number",
+        &[
+            (r#"{"a": 5", "b": 1}"#, r#"{"a":5,"b":1}"#),
+            (r#"[1, 2"]"#, r#"[1,2]"#),
+            (r#"{"a": -0.5e3"}"#, r#"{"a":-0.5e3}"#),
+        ],
+    );
+}
+
 /// A member's value that lost its `{` or `[` after the colon: a short string that a `:`
 /// and a value follow is the first key of an object; a scalar that more elements and a
 /// `]` follow is the first element of an array. Nothing is merged into a string.
@@ -1829,6 +1842,12 @@ fn json_strings_holding_json_stay_strings() {
             ("```json\n\"{\\\"a\\\": 1}\"\n```", r#""{\"a\": 1}""#),
             // Not a string literal: an escaped document, unescaped.
             (r#"{\"a\": \"b\"}"#, r#"{"a":"b"}"#),
+            // A member's value, in a document that lost its `{`: the document is the answer.
+            (
+                r#""result": "{\"a\": 1}", "ok": true}"#,
+                r#"{"result":"{\"a\": 1}","ok":true}"#,
+            ),
+            (r#"'r': "[1, 2]"}"#, r#"{"r":"[1, 2]"}"#),
         ],
     );
 }

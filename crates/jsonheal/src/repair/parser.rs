@@ -131,9 +131,15 @@ fn nests_deeper_than(b: &[u8], limit: usize) -> bool {
 fn escaped_document_start(input: &str) -> Option<usize> {
     let b = input.as_bytes();
     let start = memchr::memchr2(b'{', b'[', b)?;
-    escaped_document_at(b, start)
-        .unwrap_or(false)
-        .then_some(start)
+    // `"result": "{\"a\": 1}", "ok": true}`: a member's string value holding JSON, in a
+    // document that lost its `{`; the parser reads it as such.
+    let before = |end: usize| b[..end].iter().rposition(|c| !c.is_ascii_whitespace());
+    let member_value = start >= 2
+        && b[start - 1] == b'"'
+        && before(start - 1).is_some_and(|colon| {
+            b[colon] == b':' && before(colon).is_some_and(|key| matches!(b[key], b'"' | b'\''))
+        });
+    (!member_value && escaped_document_at(b, start).unwrap_or(false)).then_some(start)
 }
 
 /// Whether the text's first bracket, at `b[start]`, opens an escaped document: an escaped
@@ -1970,6 +1976,16 @@ impl<'a> Parser<'a> {
                 // A separator or closer right after the number is the common case: no
                 // operator can follow, the token ends.
                 let plain_end = matches!(b.get(end), Some(b',' | b'}' | b']')) && end < self.end;
+                if !plain_end && end < self.end && b[end] == b'"' && !self.stack.is_empty() {
+                    let m = self.skip_layout_ahead(end + 1);
+                    if m >= self.end || matches!(b[m], b',' | b'}' | b']') {
+                        // `{"a": 5", "b": 1}`: a stray quote after a number.
+                        self.record(RepairKind::InvalidCharacter, end..end + 1);
+                        self.out.push_input(self.text, start..end);
+                        self.pos = end + 1;
+                        return Ok(false);
+                    }
+                }
                 if plain_end
                     || (self.ends_token(end)
                         && !self.operator_follows(end)
