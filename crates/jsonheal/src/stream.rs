@@ -477,6 +477,9 @@ enum Kind {
     Obj,
 }
 
+/// `：`, which the engine reads as a colon after a key.
+const FULL_WIDTH_COLON: &[u8] = "\u{FF1A}".as_bytes();
+
 /// No node (an end of a sibling list).
 const NONE: u32 = u32::MAX;
 
@@ -1957,11 +1960,17 @@ fn plausible_container(b: &[u8], i: usize) -> Option<bool> {
         }
         _ if is_ident_start(c) => {
             let mut k = j;
+            // As the engine: the key's word ends at a `:` or a full-width `：`.
+            let mut full_width_colon = false;
             while k < limit && (is_ident(*b.get(k)?) || b[k] == b' ') {
+                if b[k] == 0xEF && starts_with_partial(&b[k..], FULL_WIDTH_COLON)? {
+                    full_width_colon = true;
+                    break;
+                }
                 k += 1;
             }
             if object {
-                *b.get(k)? == b':'
+                full_width_colon || *b.get(k)? == b':'
             } else {
                 // As the engine: a literal word, then a separator or a space.
                 let mut w = j;

@@ -1801,6 +1801,10 @@ fn negative_keys_parted_minus_and_full_width_separators() {
             (r#"{"a"："b"，"c"："d"}"#, r#"{"a":"b","c":"d"}"#),
             (r#"{"a": "b"，"c": "d"}"#, r#"{"a":"b","c":"d"}"#),
             (r#"["x"，"y"]"#, r#"["x","y"]"#),
+            // Bare keys and values around a full-width colon, at the text's start.
+            (r#"{名前：太郎}"#, r#"{"名前":"太郎"}"#),
+            (r#"{名前：太郎, 年齢：30}"#, r#"{"名前":"太郎","年齢":30}"#),
+            (r#"{name：Taro}"#, r#"{"name":"Taro"}"#),
             // In text they are text.
             (
                 r#"{"a": "你好，世界", "b": "x：y"}"#,

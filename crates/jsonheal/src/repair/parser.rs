@@ -1216,11 +1216,15 @@ impl<'a> Parser<'a> {
             b'-' | b'0'..=b'9' => !object && number_element_at(&b[..limit], j, true) == Some(true),
             _ if is_ident_start(c) => {
                 let mut k = j;
-                while k < limit && (is_ident(b[k]) || b[k] == b' ') {
+                // The key's word ends at a `:` or a full-width `：` (`{名前：太郎}`).
+                while k < limit
+                    && (is_ident(b[k]) || b[k] == b' ')
+                    && !b[k..].starts_with(FULL_WIDTH_COLON)
+                {
                     k += 1;
                 }
                 if object {
-                    b.get(k) == Some(&b':')
+                    b.get(k) == Some(&b':') || b[k..].starts_with(FULL_WIDTH_COLON)
                 } else {
                     // `[null, …]` or `[True\n…`: a literal, then a separator or a line end.
                     let mut w = j;
