@@ -384,6 +384,8 @@ struct Parser<'a> {
     /// read in its member starts: a member value that turns out to have lost its `{` or `[`
     /// gets it there (`open_object_in_member`).
     member_value_out: (usize, usize, usize),
+    /// Where the key being read starts in the input (see `array_lost_opener_before`).
+    key_input_start: usize,
     truncated: bool,
     /// Inside a Markdown code fence (between an opening and a closing marker).
     in_fence: bool,
@@ -807,6 +809,7 @@ impl<'a> Parser<'a> {
             inner_quote_seen: false,
             string_open: 0,
             member_value_out: (0, 0, 0),
+            key_input_start: 0,
             truncated: false,
             in_fence: false,
             deepest: 0,
@@ -2337,7 +2340,12 @@ impl<'a> Parser<'a> {
             self.record(RepairKind::Ellipsis, start..self.pos);
             return Ok(());
         }
+        self.key_input_start = self.pos;
         if self.element_in_key_position() {
+            if self.array_lost_opener_before(false, mode) {
+                // `[{"v": 2, 3]}]`: the member's value lost its `[`.
+                return Ok(());
+            }
             // `[{"a": 1, 2]`: a number or literal and the array's next separator; no key.
             self.record(RepairKind::MissingCloser, self.pos..self.pos);
             self.close_top();
@@ -2575,6 +2583,9 @@ impl<'a> Parser<'a> {
                 self.pos += width;
                 *mode = Mode::Value;
             }
+            Some(b',' | b']')
+                // The "key" just written is an element after all (`{"tags": "a", "b"]}`).
+                if self.array_lost_opener_before(true, mode) => {}
             Some(b',' | b'}' | b']') => {
                 self.record(RepairKind::MissingValue, self.pos..self.pos);
                 self.out.push_str(":null");
@@ -2618,14 +2629,6 @@ impl<'a> Parser<'a> {
                     // Extra wrapper arguments (`Date(2020, 1)`): keep the first only.
                     self.skip_to_paren();
                     return Ok(());
-                }
-                if c == b',' && self.scalar_member_value_start().is_some() {
-                    if let Some(after) = self.elements_then_array_closer(self.pos) {
-                        if self.array_in_member_fits(after) {
-                            self.open_array_in_member(mode);
-                            return Ok(());
-                        }
-                    }
                 }
                 match self.skip_ws_peek() {
                     Some(b'}' | b']' | b')') => {
@@ -2934,29 +2937,57 @@ impl<'a> Parser<'a> {
         (colon == Some(b':') && !value.is_empty() && !matches!(value[0], b'{' | b'[')).then_some(at)
     }
 
-    /// The scalar value just written, with `,` and more elements and a `]` after it, is the
-    /// first element of an array that lost its `[`: `{"tags": "a", "b"], "n": 1}` reads as
-    /// `{"tags": ["a", "b"], "n": 1}`. `self.pos` is past the comma.
-    fn open_array_in_member(&mut self, mode: &mut Mode) {
-        if self.stack.len() >= self.options.max_depth {
-            *mode = Mode::Key;
-            return;
-        }
-        let Some(at) = self.scalar_member_value_start() else {
-            *mode = Mode::Key;
-            return;
+    /// Whether the innermost object's last member value (a scalar) is the first element of
+    /// an array that lost its `[`: what starts at `key_input_start` (read as the next key)
+    /// is more elements and a `]` (`{"tags": "a", "b"], "n": 1}` reads as
+    /// `{"tags": ["a", "b"], "n": 1}`). If so, the item `begun` for that key is dropped, the
+    /// `[` goes in before the value, and reading goes on at the second element. Only met
+    /// where a key is not followed by `:`.
+    fn array_lost_opener_before(&mut self, begun: bool, mode: &mut Mode) -> bool {
+        let Some(f) = self.stack.last() else {
+            return false;
         };
+        let item_out = if begun { f.checkpoint } else { self.out.len() };
+        let (depth, at, value_input) = self.member_value_out;
+        if f.kind != FrameKind::Object
+            || depth != self.stack.len()
+            || self.stack.len() >= self.options.max_depth
+            || at == 0
+            || at >= item_out
+            || item_out > self.out.len()
+        {
+            return false;
+        }
+        // The value right after its member's colon, one whole scalar.
+        let value = self.out.slice(at..item_out);
+        if self.out.slice(at - 1..at) != ":"
+            || value.starts_with(['{', '['])
+            || serde_json::from_str::<serde::de::IgnoredAny>(value).is_err()
+        {
+            return false;
+        }
+        let key_start = self.key_input_start;
+        let Some(after) = self.elements_then_array_closer(key_start) else {
+            return false;
+        };
+        if !self.array_in_member_fits(after) {
+            return false;
+        }
+        if begun {
+            self.drop_item();
+        }
         self.out.insert_ascii(at, b'[');
-        let value = self.member_value_out.2;
-        self.record(RepairKind::MissingOpener, value..value);
+        self.record(RepairKind::MissingOpener, value_input..value_input);
         self.stack.push(Frame {
             kind: FrameKind::Array,
             count: 1,
             checkpoint: at + 1,
         });
         self.deepest = self.deepest.max(self.stack.len());
+        self.pos = key_start;
         self.string_end = None;
         *mode = Mode::Value;
+        true
     }
 
     /// Whether the `]` that ends at `after` closes an array in the innermost object's last
