@@ -210,18 +210,18 @@ fn sixth_llm_fault_corpus_scores_per_category() {
 fn seventh_llm_fault_corpus_does_not_regress() {
     let (score, failures) = score_cases("llm_faults_7.jsonl", 320);
     let right: usize = score.values().map(|(_, r)| r).sum();
-    // Known misses (21 of 323):
+    // Known misses (20 of 323):
     // - self-corrections (8): a document cut off, then prose and a complete retry; the
     //   cut string or array swallows the retry.
     // - YAML, TOML and INI (6): block scalars (`run: |`, 3), Ruby's `:name =>`, and
     //   `key = value` after a comma on the same line, which SQL in a string looks like.
-    // - JSON inside JSON (4): a member value written as escaped JSON
+    // - JSON inside JSON (3): a member value written as escaped JSON
     //   (`{"a": {\"b\": 1}}`), a fenced string holding an array.
     // - prose (3): set notation `{n : n is even}`, wiki links `[[Plan]]`, a matrix
     //   `[[a, b], [c, d]]` in a sentence.
     assert!(
-        failures.len() <= 21 && right >= 302,
-        "{} wrong (21 known):\n{}",
+        failures.len() <= 20 && right >= 303,
+        "{} wrong (20 known):\n{}",
         failures.len(),
         failures.join("\n")
     );
