@@ -59,7 +59,9 @@
 //! `finish`); after the root closes, the rest is left to `finish`, so a second top-level
 //! value (combined into an array by [`crate::Multiple::Array`]) or a later fenced value
 //! (the engine prefers a fenced answer to one in prose) makes a final value that earlier
-//! snapshots did not show; and with [`crate::DuplicateKeys::Keep`] or `Last` a repeated
+//! snapshots did not show; a member's value followed by more elements and a `]`
+//! (`"items": {…}, {…}]`, [`crate::RepairKind::MissingArrayOpener`]) becomes an array after
+//! the stream showed it as the value; and with [`crate::DuplicateKeys::Keep`] or `Last` a repeated
 //! key replaces a value already shown (the stream freezes there). Containers nested deeper
 //! than 512 levels (or `Options::max_depth`) freeze the stream.
 //!

@@ -1703,6 +1703,47 @@ fn elements_after_an_unclosed_object() {
     );
 }
 
+/// Every element object of an array lost its `{`: each extra `}` later on closes one more.
+/// And JSON Lines whose first object lost its `}`: the next line's value is the next value.
+#[test]
+fn element_objects_and_root_objects_left_open() {
+    run(
+        "element objects that lost their {",
+        &[
+            (
+                r#"{"items": ["a": 1}, "a": 2}], "n": 2}"#,
+                r#"{"items":[{"a":1},{"a":2}],"n":2}"#,
+            ),
+            (
+                r#"{"items": ["a": 1}, "a": 2}, "a": 3}]}"#,
+                r#"{"items":[{"a":1},{"a":2},{"a":3}]}"#,
+            ),
+            // The array lost its `]` instead: the key is the object's next member.
+            (
+                r#"{"tags": ["a", "count": 2}"#,
+                r#"{"tags":["a"],"count":2}"#,
+            ),
+        ],
+    );
+    run(
+        "root object left open before the next line's value",
+        &[
+            (
+                "{\"id\": 1, \"label\": \"bug\"\n{\"id\": 2, \"label\": \"ok\"}",
+                r#"[{"id":1,"label":"bug"},{"id":2,"label":"ok"}]"#,
+            ),
+            ("{\"a\": 1\n{\"a\": 2}", r#"[{"a":1},{"a":2}]"#),
+            ("{\"a\": 1\n[1, 2]", r#"[{"a":1},[1,2]]"#),
+            // Inside a string, or not first on its line: content.
+            (
+                "{\"code\": \"fn main() {\n  {\n  }\n}\"}",
+                r#"{"code":"fn main() {\n  {\n  }\n}"}"#,
+            ),
+            (r#"{"a": 1 {"b": 2}}"#, r#"{"a":1,"b":2}"#),
+        ],
+    );
+}
+
 /// A stray quote right after a number that a separator or closer follows.
 #[test]
 fn stray_quote_after_a_number() {
@@ -1761,6 +1802,17 @@ fn member_values_that_lost_their_opener() {
             ),
             // In an array, only when the object's own `}` comes after the `]`.
             (r#"[{"a": 1}, {"b": 2, 3, 4]"#, r#"[{"a":1},{"b":2},3,4]"#),
+            // Objects or arrays as the elements.
+            (
+                r#"{"items": {"a": 1}, {"a": 2}], "n": 2}"#,
+                r#"{"items":[{"a":1},{"a":2}],"n":2}"#,
+            ),
+            (
+                r#"{"rows": ["a", 1], ["b", 2]], "units": "k"}"#,
+                r#"{"rows":[["a",1],["b",2]],"units":"k"}"#,
+            ),
+            // No `]` to come: the `{` is a stray one.
+            (r#"{"a": {"b": 1}, {"c": 2}}"#, r#"{"a":{"b":1},"c":2}"#),
             // A key next: nothing to do.
             (r#"{"a": 1, "b": 2}"#, r#"{"a":1,"b":2}"#),
         ],

@@ -190,7 +190,14 @@ proptest! {
         let Ok(fixed) = repair(&text) else {
             return Ok(());
         };
-        if fixed.repairs.iter().any(|r| r.kind() == RepairKind::MultipleValues)
+        // Where a later part of the text changes what came before (see the stream's docs):
+        // several top-level values, a `[` lost before a member's value.
+        if fixed.repairs.iter().any(|r| {
+            matches!(
+                r.kind(),
+                RepairKind::MultipleValues | RepairKind::MissingArrayOpener
+            )
+        })
             || has_duplicate_keys(&text)
         {
             return Ok(());

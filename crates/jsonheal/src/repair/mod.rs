@@ -75,6 +75,10 @@ pub enum RepairKind {
     TupleToArray,
     /// A missing opening `{` or `[` was inserted.
     MissingOpener,
+    /// A `[` was inserted before an object member's value, already read, that more elements
+    /// and a `]` follow: `{"items": {"a": 1}, {"a": 2}]}`. (A stream has shown that value as
+    /// the member's by then.)
+    MissingArrayOpener,
     /// A missing `}` or `]` was inserted before a later closer.
     MissingCloser,
     /// A closer with nothing open, or the wrong closer, was dropped or fixed.
@@ -124,6 +128,7 @@ impl RepairKind {
             RegexLiteral => "regex_literal",
             TupleToArray => "tuple_to_array",
             MissingOpener => "missing_opener",
+            MissingArrayOpener => "missing_array_opener",
             MissingCloser => "missing_closer",
             RedundantCloser => "redundant_closer",
             EscapedJson => "escaped_json",
@@ -165,6 +170,7 @@ impl RepairKind {
             RegexLiteral => "turned a regex literal into a string",
             TupleToArray => "turned a tuple into an array",
             MissingOpener => "inserted a missing opening bracket",
+            MissingArrayOpener => "inserted a missing `[` before a member's value",
             MissingCloser => "inserted a missing closing bracket",
             RedundantCloser => "dropped a closing bracket with nothing to close",
             EscapedJson => "unescaped an escaped JSON document",

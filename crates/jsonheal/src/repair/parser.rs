@@ -2314,6 +2314,9 @@ impl<'a> Parser<'a> {
                 return self.close_or_mismatch(c, mode);
             }
             b'{' | b'[' => {
+                if self.container_array_lost_opener(mode) {
+                    return Ok(());
+                }
                 let below = self.stack.len().checked_sub(2).map(|i| self.stack[i].kind);
                 if matches!(below, Some(FrameKind::Array | FrameKind::Tuple)) {
                     // `[{"a": 1, {"b": 2}]`: the object was never closed.
@@ -2646,6 +2649,11 @@ impl<'a> Parser<'a> {
                 };
             }
             b'}' | b']' | b')' => self.close_or_mismatch(c, mode)?,
+            b'{' | b'[' if self.root_object_left_open_at(self.pos) => {
+                // JSON Lines whose first object lost its `}`.
+                self.record(RepairKind::MissingCloser, self.pos..self.pos);
+                self.close_top();
+            }
             b'+' => {
                 let plus = self.pos;
                 self.pos += 1;
@@ -2732,7 +2740,14 @@ impl<'a> Parser<'a> {
             .skip_while(|f| f.kind == FrameKind::Array)
             .map(|f| closer(f.kind))
             .collect();
-        closers == new_object && closers != next_member
+        // Later elements may have lost their `{` too (`["a": 1}, "a": 2}]`): one more `}`
+        // each, before the closers of what is open now.
+        let extra = closers.iter().take_while(|&&c| c == b'}').count();
+        let new_objects = extra >= 1
+            && closers
+                .get(extra - 1..)
+                .is_some_and(|rest| rest == new_object.as_slice());
+        new_objects && closers != next_member
     }
 
     /// Whether the `]` before `after`, which closes the innermost array, came too early:
@@ -2771,8 +2786,7 @@ impl<'a> Parser<'a> {
         // An element must start there. Another array next (`[1, 2], [3, 4]]`) more likely
         // lost the `[` around both, unless the root's own elements are arrays
         // (`[[1, 2]], [3, 4]]`: one `]` too many, not one `[` too few).
-        let array_after_arrays =
-            parent.is_none() && self.out.last() == Some(b']') && b.get(k) == Some(&b'[');
+        let array_after_arrays = self.out.last() == Some(b']') && b.get(k) == Some(&b'[');
         if k >= self.end
             || !(matches!(b[k], b'{' | b'"' | b'\'' | b'-' | b'0'..=b'9')
                 || is_ident_start(b[k])
@@ -2784,7 +2798,7 @@ impl<'a> Parser<'a> {
         // key after every `],` would cost more than this rare fault is worth.
         let element_follows = match parent {
             None => true,
-            Some(_) => matches!(b[k], b'{' | b'0'..=b'9'),
+            Some(_) => matches!(b[k], b'{' | b'0'..=b'9') || array_after_arrays,
         };
         if !element_follows
             || self
@@ -2977,7 +2991,7 @@ impl<'a> Parser<'a> {
             self.drop_item();
         }
         self.out.insert_ascii(at, b'[');
-        self.record(RepairKind::MissingOpener, value_input..value_input);
+        self.record(RepairKind::MissingArrayOpener, value_input..value_input);
         self.stack.push(Frame {
             kind: FrameKind::Array,
             count: 1,
@@ -2990,17 +3004,100 @@ impl<'a> Parser<'a> {
         true
     }
 
+    /// Whether the `{` or `[` at `i`, first on its line after a member of the root object,
+    /// starts the next top-level value (the root lost its `}`): JSON Lines, or a second
+    /// answer after the first.
+    fn root_object_left_open_at(&self, i: usize) -> bool {
+        self.stack.len() == 1
+            && self.top_kind() == Some(FrameKind::Object)
+            && first_on_line(self.src, i)
+            && self.plausible_container(i)
+    }
+
+    /// `{"items": {"a": 1}, {"a": 2}], "n": 2}`: where the innermost object wants a key, a
+    /// `{` or `[` follows its last member's value, itself a container, and the first closer
+    /// after it that nothing after it opened is a `]`. That value is the first element of an
+    /// array that lost its `[`: it gets it, and reading goes on at the next element.
+    fn container_array_lost_opener(&mut self, mode: &mut Mode) -> bool {
+        let Some(f) = self.stack.last() else {
+            return false;
+        };
+        if f.kind != FrameKind::Object || f.count == 0 || self.stack.len() >= self.options.max_depth
+        {
+            return false;
+        }
+        // The member as written: `,"key":value`.
+        let member = self.out.slice(f.checkpoint..self.out.len()).as_bytes();
+        let mut i = usize::from(member.first() == Some(&b','));
+        if member.get(i) != Some(&b'"') {
+            return false;
+        }
+        i += 1;
+        loop {
+            match member.get(i) {
+                None => return false,
+                Some(b'\\') => i += 2,
+                Some(b'"') => break,
+                Some(_) => i += 1,
+            }
+        }
+        if member.get(i + 1) != Some(&b':') || !matches!(member.get(i + 2), Some(b'{' | b'[')) {
+            return false;
+        }
+        let at = f.checkpoint + i + 2;
+        let value = self.out.slice(at..self.out.len());
+        if serde_json::from_str::<serde::de::IgnoredAny>(value).is_err() {
+            return false;
+        }
+        // In an array, the closers must be exactly that `]` and those of what is open
+        // (`[{"a": {…}, {…}]` is an object that lost its `}` instead).
+        let below = self.stack.len().checked_sub(2).map(|i| self.stack[i].kind);
+        let in_array = matches!(below, Some(FrameKind::Array | FrameKind::Tuple));
+        let open = self.open_closers();
+        let fits = self.unmatched_closers(self.pos).is_some_and(|closers| {
+            closers.first() == Some(&b']') && (!in_array || closers[1..] == open[..])
+        });
+        if !fits {
+            return false;
+        }
+        self.out.insert_ascii(at, b'[');
+        self.record(RepairKind::MissingArrayOpener, self.pos..self.pos);
+        self.stack.push(Frame {
+            kind: FrameKind::Array,
+            count: 1,
+            checkpoint: at + 1,
+        });
+        self.deepest = self.deepest.max(self.stack.len());
+        self.string_end = None;
+        *mode = Mode::Value;
+        true
+    }
+
     /// Whether the `]` that ends at `after` closes an array in the innermost object's last
     /// member, rather than the array the object is in (`[{"a": 1, 2]`: the object lost its
-    /// `}`, see `element_in_key_position`). In an array, the object's own `}` must come next
-    /// among the closers that follow.
+    /// `}`, see `element_in_key_position`). In an array, the closers that follow must be
+    /// exactly those of what is open.
     fn array_in_member_fits(&mut self, after: usize) -> bool {
         let below = self.stack.len().checked_sub(2).map(|i| self.stack[i].kind);
         if !matches!(below, Some(FrameKind::Array | FrameKind::Tuple)) {
             return true;
         }
+        let open = self.open_closers();
         self.unmatched_closers(after)
-            .is_some_and(|closers| closers.first() == Some(&b'}'))
+            .is_some_and(|closers| closers == open)
+    }
+
+    /// The closers of the open containers, innermost first.
+    fn open_closers(&self) -> Vec<u8> {
+        self.stack
+            .iter()
+            .rev()
+            .map(|f| match f.kind {
+                FrameKind::Object => b'}',
+                FrameKind::Array => b']',
+                FrameKind::Tuple | FrameKind::Wrapper => b')',
+            })
+            .collect()
     }
 
     /// From `k` (past a comma after an object member's value): one or more scalar elements
@@ -3661,6 +3758,9 @@ impl<'a> Parser<'a> {
                 return if next { StrEnd::Close } else { StrEnd::Inner };
             }
             b'}' | b']' if self.closers_are_content(j) => return StrEnd::Inner,
+            // `{"id": 1, "label": "bug"\n{"id": 2}`: the root object lost its `}`, and the
+            // next line starts the next top-level value (see `step_after`).
+            b'{' | b'[' if self.root_object_left_open_at(j) => return StrEnd::Close,
             b'}' | b']' => return StrEnd::Close,
             b')' if matches!(top, Some(FrameKind::Tuple | FrameKind::Wrapper)) => {
                 return StrEnd::Close
