@@ -250,15 +250,15 @@ fn eighth_llm_fault_corpus_scores_per_category() {
 fn ninth_llm_fault_corpus_scores_per_category() {
     let (score, failures) = score_cases("llm_faults_9.jsonl", 390);
     let right: usize = score.values().map(|(_, r)| r).sum();
-    // Known misses (5 of 397):
-    // - a missing `{` or `[` where the keys are bare words (`"f": open: true, …}`,
-    //   `[\n name: "Ana", …},`) or before the whole text with a nested object after bare
-    //   keys (3);
-    // - a JSON Lines line that lost its `{` (`{"id": 1}\n'id': 2, …}`) (1);
-    // - a top-level string between two documents, read as prose (1).
+    // Known misses (3 of 397):
+    // - a missing `{` before the whole text, after a comment, with bare keys and a nested
+    //   object (`// call\nquery: "x", filters: {…}, limit: 5}`): the stream reads prose
+    //   up to the first bracket, and cannot know the brackets balance before the end;
+    // - a JSON Lines line that lost its `{` (`{"id": 1}\n'id': 2, …}`);
+    // - a top-level string between two documents, read as prose.
     assert!(
-        failures.len() <= 5 && right >= 392,
-        "{} wrong (5 known):\n{}",
+        failures.len() <= 3 && right >= 394,
+        "{} wrong (3 known):\n{}",
         failures.len(),
         failures.join("\n")
     );

@@ -1782,6 +1782,19 @@ fn member_values_that_lost_their_opener() {
             // A colon inside the string, or a long string: no key.
             (r#"{"a": "b: c", "d": 1}"#, r#"{"a":"b: c","d":1}"#),
             (r#"{"t": "12:30"}"#, r#"{"t":"12:30"}"#),
+            // Bare keys: a word, `:`, a space and a value.
+            (
+                r#"{"q": "x", "f": open: true, price: 2}, "n": 5}"#,
+                r#"{"q":"x","f":{"open":true,"price":2},"n":5}"#,
+            ),
+            (
+                "{contacts: [\n  name: \"Ana\", phone: \"1\"},\n  {name: \"Rui\", phone: \"2\"}\n]}",
+                r#"{"contacts":[{"name":"Ana","phone":"1"},{"name":"Rui","phone":"2"}]}"#,
+            ),
+            // No space, or prose after the colon: a bare value.
+            (r#"{"url": localhost:8080}"#, r#"{"url":"localhost:8080"}"#),
+            (r#"{"note": Note: see below}"#, r#"{"note":"Note: see below"}"#),
+            (r#"{"t": 12:30}"#, r#"{"t":"12:30"}"#),
         ],
     );
     run(

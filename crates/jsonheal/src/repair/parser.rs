@@ -1874,6 +1874,14 @@ impl<'a> Parser<'a> {
     fn parse_bare_value(&mut self, mode: &mut Mode) -> Result<bool, Error> {
         let b = self.src;
         let start = self.pos;
+        if self.bare_key_at_value(start) {
+            // `"f": open: true, price: 2}`, `[name: "Ana", phone: "1"}]`: a key where a value
+            // belongs, so the object it starts lost its `{`.
+            self.record(RepairKind::MissingOpener, start..start);
+            self.open(FrameKind::Object, "{")?;
+            *mode = Mode::Key;
+            return Ok(false);
+        }
         // `new Date("2024-01-01")`: JavaScript's `new` before a wrapper call.
         if b[start..self.end].starts_with(b"new ") {
             let k = start
@@ -4298,6 +4306,32 @@ impl<'a> Parser<'a> {
 
     /// Whether a value that is plainly one starts at `m`: a quote, a bracket, or a whole
     /// number or literal that ends at a separator.
+    /// Whether a bare key stands at `start`, where a member's value or an element belongs:
+    /// a word, `:` and a space, then a value (a quote, a number, a literal, a bracket). A
+    /// word and a colon with no space (`localhost:8080`) or with prose after it (`Note: see
+    /// below`) stay a bare value.
+    fn bare_key_at_value(&self, start: usize) -> bool {
+        let b = &self.src[..self.end];
+        if self.stack.is_empty()
+            || self.stack.len() >= self.options.max_depth
+            || !b[start].is_ascii_alphabetic()
+        {
+            return false;
+        }
+        let word = b[start..]
+            .iter()
+            .position(|&c| !(c.is_ascii_alphanumeric() || c == b'_'))
+            .map_or(b.len(), |n| start + n);
+        if b.get(word) != Some(&b':') || !matches!(b.get(word + 1), Some(b' ' | b'\t')) {
+            return false;
+        }
+        let mut m = word + 2;
+        while m < b.len() && matches!(b[m], b' ' | b'\t') {
+            m += 1;
+        }
+        self.value_starts_at(m)
+    }
+
     fn value_starts_at(&self, m: usize) -> bool {
         let b = self.src;
         let ends = |e: usize| e >= self.end || matches!(b[e], b',' | b'}' | b']') || is_ws(b[e]);
