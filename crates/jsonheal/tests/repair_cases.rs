@@ -1734,6 +1734,14 @@ fn element_objects_and_root_objects_left_open() {
             ),
             ("{\"a\": 1\n{\"a\": 2}", r#"[{"a":1},{"a":2}]"#),
             ("{\"a\": 1\n[1, 2]", r#"[{"a":1},[1,2]]"#),
+            // A later line that lost its `{` instead.
+            ("{\"id\": 1}\n\"id\": 2}", r#"[{"id":1},{"id":2}]"#),
+            (
+                "{\"a\": 1}\n\"id\": 2,\n\"x\": [3]\n}",
+                r#"[{"a":1},{"id":2,"x":[3]}]"#,
+            ),
+            // Prose after the document, with no `}` to close: prose.
+            ("{\"a\": 1}\n\"Note\": see above", r#"{"a":1}"#),
             // Inside a string, or not first on its line: content.
             (
                 "{\"code\": \"fn main() {\n  {\n  }\n}\"}",

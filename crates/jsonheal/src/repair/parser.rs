@@ -1147,6 +1147,25 @@ impl<'a> Parser<'a> {
                     return Ok(Some(found));
                 }
             }
+            // JSON Lines: a line right after a value that starts with a quoted key lost its
+            // `{` (`{"id": 1}\n"id": 2}`).
+            if !first && skipped_from.is_none() && b[self.pos..i].contains(&b'\n') {
+                if let Some(q) = quote_at(b, i) {
+                    if let Some(after) = self.scan_quoted(i, q, LOOKAHEAD) {
+                        let k = self.skip_layout_ahead(after);
+                        // And a `}` later on that nothing after it opened.
+                        if k < b.len()
+                            && b[k] == b':'
+                            && self
+                                .unmatched_closers(i)
+                                .is_some_and(|closers| closers.first() == Some(&b'}'))
+                        {
+                            self.record(RepairKind::MissingOpener, i..i);
+                            return Ok(Some(Start::MissingOpener(i)));
+                        }
+                    }
+                }
+            }
             at_text_start = false;
             at_fence_start = false;
             if skipped_from.is_none() {
