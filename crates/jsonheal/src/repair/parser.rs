@@ -3072,19 +3072,17 @@ impl<'a> Parser<'a> {
             return false;
         }
         let at = f.checkpoint + i + 2;
-        let value = self.out.slice(at..self.out.len());
-        if serde_json::from_str::<serde::de::IgnoredAny>(value).is_err() {
-            return false;
-        }
         // In an array, the closers must be exactly that `]` and those of what is open
-        // (`[{"a": {…}, {…}]` is an object that lost its `}` instead).
+        // (`[{"a": {…}, {…}]` is an object that lost its `}` instead). (This look-ahead has
+        // a budget; the check of the value after it runs once per opener put back.)
         let below = self.stack.len().checked_sub(2).map(|i| self.stack[i].kind);
         let in_array = matches!(below, Some(FrameKind::Array | FrameKind::Tuple));
         let open = self.open_closers();
         let fits = self.unmatched_closers(self.pos).is_some_and(|closers| {
             closers.first() == Some(&b']') && (!in_array || closers[1..] == open[..])
         });
-        if !fits {
+        let value = self.out.slice(at..self.out.len());
+        if !fits || serde_json::from_str::<serde::de::IgnoredAny>(value).is_err() {
             return false;
         }
         self.out.insert_ascii(at, b'[');
