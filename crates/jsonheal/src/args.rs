@@ -765,6 +765,11 @@ impl<'a> Ctx<'a> {
     /// text without its fence.
     fn fenced(&self, text: &str, base: usize) -> Result<Normalized, Error> {
         let inner = strip_fence(text);
+        if inner.is_some_and(str::is_empty) {
+            // An empty fence: no arguments.
+            let fence = Repair::new(RepairKind::StrippedFence, base..base + text.len());
+            return Ok(empty(vec![fence]));
+        }
         if let Some(inner) = inner.filter(|_| self.is_command_tool()) {
             if !inner.starts_with(['{', '[']) {
                 let fence = Repair::new(RepairKind::StrippedFence, base..base + text.len());
@@ -774,6 +779,15 @@ impl<'a> Ctx<'a> {
         match crate::repair(text) {
             Ok(repaired) => {
                 let value = repaired_value(&repaired.text)?;
+                if let Value::String(s) = &value {
+                    // A fenced double-encoded object: unwrapped once, as without the fence.
+                    let inner = s.trim();
+                    if inner.starts_with(['{', '[']) {
+                        if let Ok(n) = self.structured(inner, base, base + text.len(), true) {
+                            return Ok(n);
+                        }
+                    }
+                }
                 let repairs = repaired
                     .repairs
                     .into_iter()
@@ -834,6 +848,18 @@ impl<'a> Ctx<'a> {
         let field = self.primary_field();
         if let Some(field) = field.as_deref() {
             if is_command_field(field) {
+                // Prose, a comment, a reasoning block or a fence around an object with the
+                // tool's fields (`Sure! {"cmd": "ls"}`): that object. A command line that
+                // holds JSON (`echo '{"cmd": 1}' | jq .cmd`) does not end with it.
+                let end = text.trim_end();
+                if (end.ends_with('}') || end.ends_with("```")) && text.contains('{') {
+                    if let Some(mut found) = self.embedded_object(text, false, &spans) {
+                        let mut all = repairs;
+                        all.append(&mut found.repairs);
+                        found.repairs = all;
+                        return Ok(found);
+                    }
+                }
                 return Ok(wrap(field, Value::String(text.to_owned()), repairs));
             }
         }
@@ -944,7 +970,11 @@ impl<'a> Ctx<'a> {
         let mut iter = tokens.into_iter().peekable();
         let mut rest_positional = false;
         while let Some(tok) = iter.next() {
-            if rest_positional || tok.quoted || !is_flag(&tok.text) {
+            // `--term="fn main"`: a flag whose value after `=` is quoted.
+            let quoted_value = tok.quote_start.is_some_and(|q| {
+                q > 0 && tok.text.get(..q).is_some_and(|flag| flag.ends_with('='))
+            });
+            if rest_positional || (tok.quoted && !quoted_value) || !is_flag(&tok.text) {
                 positionals.push(tok);
                 continue;
             }
@@ -960,7 +990,7 @@ impl<'a> Ctx<'a> {
             let key = self.flag_key(name);
             let prop = self.property(&key);
             let value = match inline {
-                Some(v) => typed_token(&v, false, prop),
+                Some(v) => typed_token(&v, quoted_value, prop),
                 None => {
                     let takes_value = schema_type(prop) != Some("boolean")
                         && iter
@@ -1323,6 +1353,8 @@ fn typed_token(text: &str, quoted: bool, schema: Option<&Value>) -> Value {
 struct Token {
     text: String,
     quoted: bool,
+    /// Where in `text` the first quoted part starts (`--term="x"`: after `--term=`).
+    quote_start: Option<usize>,
 }
 
 /// Split a command line as a POSIX shell would, tolerantly: `'…'` literal, `"…"` with `\"`
@@ -1332,6 +1364,7 @@ fn tokenize(text: &str) -> Vec<Token> {
     let mut tokens = Vec::new();
     let mut cur = String::new();
     let mut quoted = false;
+    let mut quote_start: Option<usize> = None;
     let mut started = false;
     let mut chars = text.chars().peekable();
     let mut prev: Option<char> = None;
@@ -1342,6 +1375,7 @@ fn tokenize(text: &str) -> Vec<Token> {
                     tokens.push(Token {
                         text: std::mem::take(&mut cur),
                         quoted,
+                        quote_start: quote_start.take(),
                     });
                     started = false;
                     quoted = false;
@@ -1356,6 +1390,7 @@ fn tokenize(text: &str) -> Vec<Token> {
             '\'' | '\u{2018}' => {
                 started = true;
                 quoted = true;
+                quote_start.get_or_insert(cur.len());
                 let closers: &[char] = if c == '\'' {
                     &['\'']
                 } else {
@@ -1371,6 +1406,7 @@ fn tokenize(text: &str) -> Vec<Token> {
             '"' | '\u{201C}' | '\u{201D}' => {
                 started = true;
                 quoted = true;
+                quote_start.get_or_insert(cur.len());
                 let typographic = c != '"';
                 while let Some(q) = chars.next() {
                     match q {
@@ -1405,7 +1441,11 @@ fn tokenize(text: &str) -> Vec<Token> {
         prev = Some(c);
     }
     if started {
-        tokens.push(Token { text: cur, quoted });
+        tokens.push(Token {
+            text: cur,
+            quoted,
+            quote_start,
+        });
     }
     tokens
 }

@@ -557,6 +557,59 @@ fn fences_and_objects_with_prose() {
     );
 }
 
+/// Found by the blind corpus: arguments wrapped in prose, a comment, a reasoning block or a
+/// fence are taken for command tools too; a fenced double-encoded object is unwrapped; an
+/// empty fence is no arguments.
+#[test]
+fn wrapped_arguments_for_command_tools_and_fenced_strings() {
+    for raw in [
+        r#"/* args */ {"cmd": "ls"}"#,
+        r#"Sure! {"cmd": "ls"}"#,
+        r#"<think>list files</think>{"cmd": "ls"}"#,
+        "Running:\n```json\n{\"cmd\": \"ls\"}\n```",
+    ] {
+        check("run_command", raw, json!({"cmd":"ls"}), Strategy::Repaired);
+    }
+    // A command line holding JSON does not end with it: a command.
+    check(
+        "run_command",
+        r#"echo '{"cmd": 1}' | jq .cmd"#,
+        json!({"cmd": r#"echo '{"cmd": 1}' | jq .cmd"#}),
+        Strategy::PlainWrap,
+    );
+    check(
+        "read_file",
+        "```json\n\"{\\\"file\\\": \\\"main.go\\\"}\"\n```",
+        json!({"file":"main.go"}),
+        Strategy::Unwrapped,
+    );
+    check("read_file", "```json\n\n```", json!({}), Strategy::Empty);
+    check("run_command", "```\n```", json!({}), Strategy::Empty);
+}
+
+/// `--k="v"`: a flag whose value after `=` is quoted.
+#[test]
+fn cli_flags_with_quoted_values_after_equals() {
+    check(
+        "workspace",
+        r#"note --text="multi word value" --tag work"#,
+        json!({"cmd":"note","text":"multi word value","tag":"work"}),
+        Strategy::CliArgs,
+    );
+    check(
+        "search_files",
+        r#"--term="fn main" --path src"#,
+        json!({"term":"fn main","path":"src"}),
+        Strategy::CliArgs,
+    );
+    check(
+        "workspace",
+        "run --n='5'",
+        json!({"cmd":"run","n":"5"}),
+        Strategy::CliArgs,
+    );
+}
+
 #[test]
 fn cli_args_flag_and_positionals_merge() {
     check(

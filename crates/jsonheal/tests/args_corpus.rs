@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used)]
 
 use jsonheal::args::{normalize, ArgsOptions};
+use jsonheal::quotes::QuoteMode;
 use serde_json::Value;
 
 #[derive(serde::Deserialize)]
@@ -114,5 +115,77 @@ fn same(a: &Value, b: &Value) -> bool {
                     .all(|((k1, v1), (k2, v2))| k1 == k2 && same(v1, v2))
         }
         _ => a == b,
+    }
+}
+
+/// A second corpus, `data/args_corpus_2.jsonl`, written blind (before the tool ran on it) by
+/// a separate pass: plain values, CLI text, object literals, JSON-ish text, double-encoded
+/// objects, smart quotes, shapes, schema-derived fields, fenced and prose-wrapped arguments,
+/// mixed agent payloads. Each line lists every acceptable object (`accept`, key order free)
+/// and whether an error is acceptable (`error_ok`). Its first run: 354 / 361.
+#[derive(serde::Deserialize)]
+struct BlindCase {
+    tool: String,
+    input: String,
+    accept: Vec<Value>,
+    error_ok: bool,
+    parameters: Option<Value>,
+    quotes: Option<String>,
+}
+
+#[test]
+fn blind_corpus_is_at_least_98_percent_correct() {
+    let text = include_str!("data/args_corpus_2.jsonl");
+    let mut total = 0;
+    let mut failures = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let case: BlindCase =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("corpus line {}: {e}", i + 1));
+        total += 1;
+        let quotes = match case.quotes.as_deref() {
+            Some("always") => QuoteMode::Always,
+            Some("never") => QuoteMode::Never,
+            _ => QuoteMode::Code,
+        };
+        let opts = ArgsOptions {
+            parameters: case.parameters.clone(),
+            quotes,
+            ..ArgsOptions::default()
+        };
+        let right = match normalize(&case.tool, &case.input, &opts) {
+            Ok(n) => {
+                let value = Value::Object(n.value);
+                case.accept.iter().any(|want| same_unordered(&value, want))
+            }
+            Err(_) => case.error_ok || case.accept.is_empty(),
+        };
+        if !right {
+            failures.push(format!("line {}: {} {:?}", i + 1, case.tool, case.input));
+        }
+    }
+    assert!(total >= 350, "the blind corpus shrank: {total} cases");
+    assert!(
+        failures.is_empty(),
+        "{} wrong:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// `same`, with object keys in any order.
+fn same_unordered(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_unordered(v, w)))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_unordered(p, q))
+        }
+        _ => same(a, b),
     }
 }

@@ -1752,6 +1752,21 @@ fn element_objects_and_root_objects_left_open() {
     );
 }
 
+/// A bare path with one slash (`/tmp`) is no regex literal: nothing closes it on its line.
+#[test]
+fn bare_paths_with_one_slash() {
+    run(
+        "bare paths",
+        &[
+            (r#"{dir: /tmp}"#, r#"{"dir":"/tmp"}"#),
+            (r#"{"a": /tmp, "b": 1}"#, r#"{"a":"/tmp","b":1}"#),
+            (r#"{cwd: /tmp, cmd: ls}"#, r#"{"cwd":"/tmp","cmd":"ls"}"#),
+            // A closed one with flags is a regex.
+            (r#"{"re": /ab+c/i, "x": 1}"#, r#"{"re":"/ab+c/i","x":1}"#),
+        ],
+    );
+}
+
 /// A stray quote right after a number that a separator or closer follows.
 #[test]
 fn stray_quote_after_a_number() {

@@ -1820,13 +1820,14 @@ impl<'a> Parser<'a> {
         while j < self.end && self.src[j].is_ascii_alphabetic() {
             j += 1;
         }
-        // A regex ends in flags, then a delimiter; `/usr/local/bin` is a path.
+        // A regex ends in flags, then a delimiter; `/usr/local/bin` is a path, and so is
+        // `/tmp` with no closing slash on its line.
         let closed = i < self.end && self.src[i] == b'/';
         let flags = self.src.get(i + 1..j).unwrap_or_default();
         let delimited = j >= self.end
             || is_ws(self.src[j])
             || matches!(self.src[j], b',' | b'}' | b']' | b')' | b';');
-        if closed && !(flags.iter().all(|c| b"dgimsuvy".contains(c)) && delimited) {
+        if !closed || !(flags.iter().all(|c| b"dgimsuvy".contains(c)) && delimited) {
             let end = self.scan_bare(start);
             let mut tok_end = end;
             while tok_end > start && is_ws(self.src[tok_end - 1]) {
