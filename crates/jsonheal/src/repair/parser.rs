@@ -1827,7 +1827,7 @@ impl<'a> Parser<'a> {
         let delimited = j >= self.end
             || is_ws(self.src[j])
             || matches!(self.src[j], b',' | b'}' | b']' | b')' | b';');
-        if !closed || !(flags.iter().all(|c| b"dgimsuvy".contains(c)) && delimited) {
+        if !(closed && flags.iter().all(|c| b"dgimsuvy".contains(c)) && delimited) {
             let end = self.scan_bare(start);
             let mut tok_end = end;
             while tok_end > start && is_ws(self.src[tok_end - 1]) {
