@@ -1752,6 +1752,27 @@ fn element_objects_and_root_objects_left_open() {
     );
 }
 
+/// A citation in prose (`[1]`, `[12][13]` after words on a line) is no answer; a `[1]` that
+/// starts the text or its own line, or comes after a first value, is JSON.
+#[test]
+fn citations_in_prose_are_no_answer() {
+    run(
+        "citations",
+        &[
+            ("This is well documented in the literature [1][2].", "ERR"),
+            ("Refs: [12]", "ERR"),
+            ("I could not find the primes; see [1].", "ERR"),
+            ("see [1] and then {\"a\": 1}", r#"{"a":1}"#),
+            ("[1]", "[1]"),
+            ("[1][2]", "[[1],[2]]"),
+            ("[1]\n[2]\n[3]", "[[1],[2],[3]]"),
+            ("// {\"a\": 1}\n[1]", "[1]"),
+            ("The result is [1, 2].", "[1,2]"),
+            ("Result: [-1]", "[-1]"),
+        ],
+    );
+}
+
 /// A bare path with one slash (`/tmp`) is no regex literal: nothing closes it on its line.
 #[test]
 fn bare_paths_with_one_slash() {

@@ -5,8 +5,9 @@ mod out;
 mod parser;
 
 pub(crate) use parser::{
-    control_token, escaped_document_at, number_element_at, separator_after_quote,
-    string_end_on_line, template_placeholder, words_after_closers, TEMPLATE_SIGILS,
+    citation_at, control_token, escaped_document_at, first_on_line, number_element_at,
+    separator_after_quote, string_end_on_line, template_placeholder, words_after_closers,
+    TEMPLATE_SIGILS,
 };
 
 use std::ops::Range;

@@ -539,7 +539,7 @@ fn closing_tags_to_end(b: &[u8], i: usize) -> bool {
 
 /// Whether `b[i]` is the first byte on its line after the indent (and a line break comes
 /// before it: the text's first line does not count).
-fn first_on_line(b: &[u8], i: usize) -> bool {
+pub(crate) fn first_on_line(b: &[u8], i: usize) -> bool {
     let indent = b[..i]
         .iter()
         .rev()
@@ -573,6 +573,25 @@ pub(crate) fn number_element_at(b: &[u8], j: usize, complete: bool) -> Option<bo
     match b.get(k) {
         None => at_end,
         Some(&c) => Some(is_ws(c) || matches!(c, b',' | b']')),
+    }
+}
+
+/// Whether the `[` at `b[i]` starts a citation (`[1]`, `[12][13]`): one unsigned integer of
+/// up to three digits. In prose before the first value, after words on its line, it is no
+/// answer. `None` when `b`
+/// ends too soon to tell and is not `complete` (a stream waits). Shared by the engine and
+/// the stream.
+pub(crate) fn citation_at(b: &[u8], i: usize, complete: bool) -> Option<bool> {
+    let digits = b
+        .get(i + 1..)
+        .unwrap_or_default()
+        .iter()
+        .take(4)
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    match b.get(i + 1 + digits) {
+        None if !complete && digits < 4 => None,
+        next => Some((1..=3).contains(&digits) && next == Some(&b']')),
     }
 }
 
@@ -1130,7 +1149,11 @@ impl<'a> Parser<'a> {
             if (c == b'{' || c == b'[')
                 && ((at_text_start && (c == b'[' || self.object_at_text_start(i)))
                     || self.in_fence
-                    || self.plausible_container(i))
+                    || (self.plausible_container(i)
+                        && !(first
+                            && c == b'['
+                            && !first_on_line(b, i)
+                            && citation_at(b, i, true) == Some(true))))
             {
                 self.flush_skipped(&mut skipped_from, i);
                 return Ok(Some(Start::At(i)));
