@@ -199,11 +199,31 @@ impl<'t> Candidates<'t> {
             scan_spans(text, from..fence.open.start, &mut spans, &mut fallback);
             from = fence.close.as_ref().map_or(text.len(), |c| c.end);
         }
-        scan_spans(text, from..text.len(), &mut spans, &mut fallback);
+        let cut_at = scan_spans(text, from..text.len(), &mut spans, &mut fallback);
         // A cut-off bare document holds complete inner values; they are not answers.
         if !(whole_is_bare && whole_truncated) {
             spans.extend(fallback);
         }
+        // `Example: {…}\nAnswer: {"status": "pending", "cou`: the reply was cut inside a
+        // document that comes after the complete ones, so that one is the reader's pick
+        // (and cut off), not the example before it.
+        let cut_pick = cut_at
+            .filter(|&at| {
+                !whole_is_bare
+                    && spans.last().is_some_and(|s| s.end <= at)
+                    && matches!(
+                        text.as_bytes().get(at..at + 2),
+                        Some(b"{\"" | b"{'" | b"[{" | b"[\"")
+                    )
+            })
+            .and_then(|at| run_engine(text, at..text.len()).map(|found| (at, found)))
+            .filter(|(_, (_, repairs))| repairs.iter().any(|r| r.kind() == RepairKind::Truncated))
+            .map(|(at, (json, repairs))| Pending {
+                source: CandidateSource::Span,
+                span: at..text.len(),
+                json,
+                repairs,
+            });
 
         let mut steps = VecDeque::new();
         let whole = whole.map(|(json, repairs)| Pending {
@@ -221,6 +241,7 @@ impl<'t> Candidates<'t> {
         } else {
             (None, whole)
         };
+        steps.extend(cut_pick.map(Step::Ready));
         steps.extend(first.map(Step::Ready));
         // Fences: json-tagged, untagged, other languages; last first within each.
         let mut ranked: Vec<usize> = (0..fences.len()).collect();
@@ -267,6 +288,9 @@ impl<'t> Candidates<'t> {
     fn spans(&mut self) -> Vec<Pending> {
         let mut clean = Vec::new();
         let mut fixed = Vec::new();
+        // `[]`, `{}` and a checkbox `[ ]` mentioned in prose come after every span that
+        // holds something: `If none, the list is []` does not replace the answer before it.
+        let mut empty = Vec::new();
         for span in std::mem::take(&mut self.spans).into_iter().rev() {
             if clean.len() + fixed.len() >= MAX_CANDIDATES {
                 break;
@@ -280,7 +304,15 @@ impl<'t> Candidates<'t> {
                     json,
                     repairs,
                 };
-                if was_clean {
+                let bare: Vec<u8> = pending
+                    .json
+                    .bytes()
+                    .filter(|b| !b.is_ascii_whitespace())
+                    .take(3)
+                    .collect();
+                if bare == b"[]" || bare == b"{}" {
+                    empty.push(pending);
+                } else if was_clean {
                     clean.push(pending);
                 } else {
                     fixed.push(pending);
@@ -288,6 +320,7 @@ impl<'t> Candidates<'t> {
             }
         }
         clean.extend(fixed);
+        clean.extend(empty);
         clean
     }
 }
@@ -532,7 +565,9 @@ struct Fence {
 }
 
 /// Find fences (```` ``` ```` or `~~~`, three or more) in `answer`, whose offset in the reply
-/// is `base`. Markers pair up in order: open, close, open, close.
+/// is `base`. Markers pair up in order: open, close, open, close. A marker starts its line
+/// (after spaces), or, for a fence on one line, its closer ends that line: three backticks
+/// inside a sentence or a JSON string (`"use ``` for code"`) are content.
 fn find_fences(answer: &str, base: usize) -> Vec<Fence> {
     let bytes = answer.as_bytes();
     let mut fences = Vec::new();
@@ -548,6 +583,10 @@ fn find_fences(answer: &str, base: usize) -> Vec<Fence> {
         // The info string: the rest of the line, if it is a single word.
         let after = at + run;
         let line_end = memchr::memchr(b'\n', &bytes[after..]).map_or(bytes.len(), |e| after + e);
+        if !starts_line(bytes, at) && !closer_ends_line(bytes, after, line_end, ch, run) {
+            i = after;
+            continue;
+        }
         let info = answer[after..line_end].trim();
         let single_word = info
             .chars()
@@ -570,7 +609,7 @@ fn find_fences(answer: &str, base: usize) -> Vec<Fence> {
         while let Some(rel) = memchr::memchr(ch, &bytes[j..]) {
             let c_at = j + rel;
             let c_run = bytes[c_at..].iter().take_while(|&&b| b == ch).count();
-            if c_run >= run {
+            if c_run >= run && (starts_line(bytes, c_at) || ends_line(bytes, c_at + c_run)) {
                 close = Some(c_at..c_at + c_run);
                 break;
             }
@@ -592,6 +631,33 @@ fn find_fences(answer: &str, base: usize) -> Vec<Fence> {
     fences
 }
 
+/// Whether only spaces stand between the line's start and `at`.
+fn starts_line(bytes: &[u8], at: usize) -> bool {
+    bytes[..at]
+        .iter()
+        .rev()
+        .take_while(|&&b| b != b'\n')
+        .all(|&b| b == b' ' || b == b'\t')
+}
+
+/// Whether only spaces stand between `at` and the line's end.
+fn ends_line(bytes: &[u8], at: usize) -> bool {
+    bytes[at..]
+        .iter()
+        .take_while(|&&b| b != b'\n')
+        .all(|b| b.is_ascii_whitespace())
+}
+
+/// For a marker in the middle of a line (`Here: ```json {"a": 1}```), whether a closer of
+/// `run` or more `ch` between `after` and `line_end` ends the line: a fence on one line.
+fn closer_ends_line(bytes: &[u8], after: usize, line_end: usize, ch: u8, run: usize) -> bool {
+    let line = &bytes[after..line_end];
+    let trimmed = line.trim_ascii_end();
+    trimmed.len() >= run
+        && trimmed[trimmed.len() - run..].iter().all(|&b| b == ch)
+        && trimmed.len() > run
+}
+
 /// Balanced `{…}` / `[…]` spans in `range` of `text`: the outermost complete ones go to
 /// `spans`; when the range ends inside an unclosed bracket, the complete values directly
 /// inside it go to `fallback`. Quotes count only inside brackets (prose has apostrophes);
@@ -601,10 +667,8 @@ fn scan_spans(
     range: Range<usize>,
     spans: &mut Vec<Range<usize>>,
     fallback: &mut Vec<Range<usize>>,
-) {
-    let Some(slice) = text.get(range.clone()) else {
-        return;
-    };
+) -> Option<usize> {
+    let slice = text.get(range.clone())?;
     let bytes = slice.as_bytes();
     let mut stack: Vec<(u8, usize)> = Vec::new();
     let mut inner: Vec<Range<usize>> = Vec::new();
@@ -638,7 +702,7 @@ fn scan_spans(
                 match stack.len() {
                     0 => {
                         inner.clear();
-                        if worth_trying(&bytes[start..=i]) {
+                        if worth_trying(&bytes[start..=i]) && !checkbox(bytes, start, i) {
                             spans.push(found);
                         }
                     }
@@ -649,9 +713,23 @@ fn scan_spans(
             _ => {}
         }
     }
-    if !stack.is_empty() {
+    let unclosed = stack.first().map(|&(_, start)| range.start + start);
+    if unclosed.is_some() && !inner.is_empty() {
         fallback.extend(inner);
+        // A stray bracket around complete values: those are the answers.
+        return None;
     }
+    unclosed
+}
+
+/// A Markdown task-list box, `- [ ] write tests`: `[ ]` right after a list marker.
+fn checkbox(bytes: &[u8], start: usize, end: usize) -> bool {
+    let line_start = bytes[..start]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |n| n + 1);
+    let before = bytes[line_start..start].trim_ascii();
+    end == start + 2 && bytes[start + 1] == b' ' && matches!(before, b"-" | b"*" | b"+")
 }
 
 /// Whether a bracketed span of prose could be a JSON answer: objects always; arrays only if
@@ -744,7 +822,8 @@ mod tests {
 
     #[test]
     fn finds_fences_with_tags_and_unclosed_tail() {
-        let text = "a ```json\n{\"a\":1}\n``` b ~~~\n[1]\n~~~ c ```python\nx\n``` d ```\n{\"z\"";
+        let text =
+            "a\n```json\n{\"a\":1}\n```\nb\n~~~\n[1]\n~~~\nc\n```python\nx\n```\nd\n```\n{\"z\"";
         let fences = find_fences(text, 0);
         let got: Vec<(u8, &str, bool)> = fences
             .iter()
@@ -759,5 +838,21 @@ mod tests {
                 (1, "{\"z\"", false)
             ]
         );
+    }
+
+    #[test]
+    fn backticks_inside_a_line_are_no_fence() {
+        // Three backticks inside a JSON string or a sentence are content; a fence on one
+        // line is one.
+        let text = "```json\n{\"tip\": \"use ``` for code\"}\n```";
+        let fences = find_fences(text, 0);
+        assert_eq!(fences.len(), 1);
+        assert_eq!(
+            &text[fences[0].content.clone()],
+            "{\"tip\": \"use ``` for code\"}\n"
+        );
+        assert!(find_fences("Reply: {\"tip\": \"use ``` here\"}", 0).is_empty());
+        let one_line = "Here: ```json {\"a\": 1}```";
+        assert_eq!(find_fences(one_line, 0).len(), 1);
     }
 }

@@ -859,11 +859,15 @@ impl Parser {
                     } else if self.text_start {
                         object_at_text_start(bytes, self.pos)
                     } else if c == b'[' && !crate::repair::first_on_line(bytes, self.pos) {
-                        // As the engine: `see [1].` is a citation, not the value.
-                        match crate::repair::citation_at(bytes, self.pos, false) {
-                            None => None,
-                            Some(true) => Some(false),
-                            Some(false) => plausible_container(bytes, self.pos),
+                        // As the engine: `see [1].` is a citation and `- [ ] task` a task
+                        // box, not the value.
+                        match (
+                            crate::repair::citation_at(bytes, self.pos, false),
+                            crate::repair::task_box_at(bytes, self.pos, false),
+                        ) {
+                            (None, _) | (_, None) => None,
+                            (Some(true), _) | (_, Some(true)) => Some(false),
+                            (Some(false), Some(false)) => plausible_container(bytes, self.pos),
                         }
                     } else {
                         plausible_container(bytes, self.pos)

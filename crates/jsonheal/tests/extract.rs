@@ -148,6 +148,25 @@ fn the_reader_rule() {
             json!({"a": 1}),
             Span,
         ),
+        (
+            "an empty list mentioned after the answer",
+            "Here:\n{\"name\": \"Ada\", \"skills\": [\"math\"]}\n\nIf none, the field is []."
+                .to_owned(),
+            json!({"name": "Ada", "skills": ["math"]}),
+            Span,
+        ),
+        (
+            "task boxes after the answer",
+            "Here's the object: {\"a\": 1}\n\nTODO:\n- [ ] verify\n- [x] format".to_owned(),
+            json!({"a": 1}),
+            Span,
+        ),
+        (
+            "three backticks inside a fenced string",
+            "```json\n{\"tip\": \"use ``` for code\", \"level\": 1}\n```".to_owned(),
+            json!({"tip": "use ``` for code", "level": 1}),
+            Fence(0),
+        ),
     ];
     for (name, reply, want, source) in cases {
         let got = extract(&reply).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -166,6 +185,8 @@ fn no_json_is_an_error() {
         "<think>{\"a\": 1}</think> I can't help.",
         "<think>Let me consider {\"a\": 1} and then",
         "<think>done</think>\n<thinking>{\"a\": 1}",
+        "This is well documented in the literature [1][2].",
+        "Todo:\n- [ ] write tests\n- [x] ship it",
     ] {
         let err = extract(reply).expect_err(reply);
         assert_eq!(err.kind(), &ErrorKind::NoJson, "{reply:?}");
@@ -219,6 +240,12 @@ fn truncation_is_marked() {
     // The complete inner values of a cut-off document are not offered as answers.
     let c = candidates(r#"{"user": {"name": "a"}, "items": [1"#);
     assert_eq!(c.len(), 1, "{c:?}");
+    // An example, then the answer cut off: the cut answer is the reader's pick.
+    let c = candidates(
+        "Example: {\"status\": \"done\", \"count\": 1}\nAnswer: {\"status\": \"pending\", \"cou",
+    );
+    assert!(c[0].truncated, "{c:?}");
+    assert_eq!(c[0].value, json!({"status": "pending"}));
 }
 
 #[test]

@@ -1769,6 +1769,9 @@ fn citations_in_prose_are_no_answer() {
             ("// {\"a\": 1}\n[1]", "[1]"),
             ("The result is [1, 2].", "[1,2]"),
             ("Result: [-1]", "[-1]"),
+            // A Markdown task box is no empty array either.
+            ("Todo:\n- [ ] write tests\n- [x] ship it", "ERR"),
+            ("Steps:\n- [1, 2]", "[1,2]"),
         ],
     );
 }

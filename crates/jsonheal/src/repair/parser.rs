@@ -595,6 +595,23 @@ pub(crate) fn citation_at(b: &[u8], i: usize, complete: bool) -> Option<bool> {
     }
 }
 
+/// Whether the `[` at `b[i]` is a Markdown task box (`- [ ] write tests`): `[ ]` right
+/// after a list marker. `None` when `b` ends too soon to tell and is not `complete`.
+pub(crate) fn task_box_at(b: &[u8], i: usize, complete: bool) -> Option<bool> {
+    let line_start = b[..i]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |n| n + 1);
+    if !matches!(b[line_start..i].trim_ascii(), b"-" | b"*" | b"+") {
+        return Some(false);
+    }
+    match (b.get(i + 1), b.get(i + 2)) {
+        (Some(b' '), Some(b']')) => Some(true),
+        (Some(b' '), None) | (None, _) if !complete => None,
+        _ => Some(false),
+    }
+}
+
 /// A chat template's control token at `b[i]` (its `[`): `[TOOL_CALLS]`, `[ARGS]`, `[INST]`,
 /// `[/INST]`: capitals, digits and `_` in brackets, with more text after it (alone, `[ABC]`
 /// is an array holding a word). `Some(Some(len))` when it is one, `Some(None)` when not;
@@ -1153,7 +1170,8 @@ impl<'a> Parser<'a> {
                         && !(first
                             && c == b'['
                             && !first_on_line(b, i)
-                            && citation_at(b, i, true) == Some(true))))
+                            && (citation_at(b, i, true) == Some(true)
+                                || task_box_at(b, i, true) == Some(true)))))
             {
                 self.flush_skipped(&mut skipped_from, i);
                 return Ok(Some(Start::At(i)));
