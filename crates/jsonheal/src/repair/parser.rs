@@ -1935,14 +1935,6 @@ impl<'a> Parser<'a> {
     fn parse_bare_value(&mut self, mode: &mut Mode) -> Result<bool, Error> {
         let b = self.src;
         let start = self.pos;
-        if self.bare_key_at_value(start) {
-            // `"f": open: true, price: 2}`, `[name: "Ana", phone: "1"}]`: a key where a value
-            // belongs, so the object it starts lost its `{`.
-            self.record(RepairKind::MissingOpener, start..start);
-            self.open(FrameKind::Object, "{")?;
-            *mode = Mode::Key;
-            return Ok(false);
-        }
         // `new Date("2024-01-01")`: JavaScript's `new` before a wrapper call.
         if b[start..self.end].starts_with(b"new ") {
             let k = start
@@ -2086,6 +2078,15 @@ impl<'a> Parser<'a> {
                 self.write_number(start, end);
                 return Ok(false);
             }
+        }
+        // (After the literals and numbers: no word before a `:` is one.)
+        if self.bare_key_at_value(start) {
+            // `"f": open: true, price: 2}`, `[name: "Ana", phone: "1"}]`: a key where a value
+            // belongs, so the object it starts lost its `{`.
+            self.record(RepairKind::MissingOpener, start..start);
+            self.open(FrameKind::Object, "{")?;
+            *mode = Mode::Key;
+            return Ok(false);
         }
         // (After the literals and numbers, which end at a separator: `x"` is the rare case.)
         if let Some(quote) = self.value_lost_opening_quote(start) {
