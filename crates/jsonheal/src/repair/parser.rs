@@ -2705,10 +2705,10 @@ impl<'a> Parser<'a> {
                 }
                 match self.skip_ws_peek() {
                     Some(b'}' | b']' | b')') => {
-                        self.record(RepairKind::TrailingComma, comma..comma + 1);
+                        self.record(RepairKind::TrailingComma, comma..comma + width);
                     }
                     None if self.end < self.src.len() => {
-                        self.record(RepairKind::TrailingComma, comma..comma + 1);
+                        self.record(RepairKind::TrailingComma, comma..comma + width);
                     }
                     _ => {}
                 }
@@ -3818,7 +3818,10 @@ impl<'a> Parser<'a> {
             // `"b"，"c": 1`: a full-width comma, then a key or the next element.
             0xEF if self.starts_with(j, FULL_WIDTH_COMMA) => {
                 let k = self.skip_layout_ahead(j + FULL_WIDTH_COMMA.len());
-                let next = if in_object {
+                let next = if matches!(b.get(k).filter(|_| k < self.end), Some(b'}' | b']')) {
+                    // A trailing one.
+                    true
+                } else if in_object {
                     self.key_follows(k)
                 } else {
                     quote_at(b, k).is_some()
