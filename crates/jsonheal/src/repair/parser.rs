@@ -2962,18 +2962,36 @@ impl<'a> Parser<'a> {
             return;
         }
         let key_start = array.checkpoint + usize::from(array.count > 1);
-        self.out.insert_ascii(key_start, b'{');
-        self.record(RepairKind::MissingOpener, self.pos..self.pos);
-        self.stack.push(Frame {
-            kind: FrameKind::Object,
-            count: 1,
-            checkpoint: key_start + 1,
-        });
-        self.deepest = self.deepest.max(self.stack.len());
+        self.insert_opener(
+            key_start,
+            FrameKind::Object,
+            RepairKind::MissingOpener,
+            self.pos,
+        );
         self.out.push(b':');
         self.pos += 1;
-        self.string_end = None;
         *mode = Mode::Value;
+    }
+
+    /// Put back a lost `{` or `[` at `out[at]`, before the one item written since, and open
+    /// its frame; the repair is reported at input offset `input_at`.
+    fn insert_opener(&mut self, at: usize, kind: FrameKind, repair: RepairKind, input_at: usize) {
+        self.out.insert_ascii(
+            at,
+            if kind == FrameKind::Object {
+                b'{'
+            } else {
+                b'['
+            },
+        );
+        self.record(repair, input_at..input_at);
+        self.stack.push(Frame {
+            kind,
+            count: 1,
+            checkpoint: at + 1,
+        });
+        self.deepest = self.deepest.max(self.stack.len());
+        self.string_end = None;
     }
 
     /// The string value just written, with a `:` at `self.pos`, is the first key of an
@@ -2989,18 +3007,15 @@ impl<'a> Parser<'a> {
         let Some(key_start) = self.scalar_member_value_start() else {
             return;
         };
-        self.out.insert_ascii(key_start, b'{');
         let value = self.member_value_out.2;
-        self.record(RepairKind::MissingOpener, value..value);
-        self.stack.push(Frame {
-            kind: FrameKind::Object,
-            count: 1,
-            checkpoint: key_start + 1,
-        });
-        self.deepest = self.deepest.max(self.stack.len());
+        self.insert_opener(
+            key_start,
+            FrameKind::Object,
+            RepairKind::MissingOpener,
+            value,
+        );
         self.out.push(b':');
         self.pos += 1;
-        self.string_end = None;
         *mode = Mode::Value;
     }
 
@@ -3060,16 +3075,13 @@ impl<'a> Parser<'a> {
         if begun {
             self.drop_item();
         }
-        self.out.insert_ascii(at, b'[');
-        self.record(RepairKind::MissingArrayOpener, value_input..value_input);
-        self.stack.push(Frame {
-            kind: FrameKind::Array,
-            count: 1,
-            checkpoint: at + 1,
-        });
-        self.deepest = self.deepest.max(self.stack.len());
+        self.insert_opener(
+            at,
+            FrameKind::Array,
+            RepairKind::MissingArrayOpener,
+            value_input,
+        );
         self.pos = key_start;
-        self.string_end = None;
         *mode = Mode::Value;
         true
     }
@@ -3128,15 +3140,12 @@ impl<'a> Parser<'a> {
         if !fits || serde_json::from_str::<serde::de::IgnoredAny>(value).is_err() {
             return false;
         }
-        self.out.insert_ascii(at, b'[');
-        self.record(RepairKind::MissingArrayOpener, self.pos..self.pos);
-        self.stack.push(Frame {
-            kind: FrameKind::Array,
-            count: 1,
-            checkpoint: at + 1,
-        });
-        self.deepest = self.deepest.max(self.stack.len());
-        self.string_end = None;
+        self.insert_opener(
+            at,
+            FrameKind::Array,
+            RepairKind::MissingArrayOpener,
+            self.pos,
+        );
         *mode = Mode::Value;
         true
     }
