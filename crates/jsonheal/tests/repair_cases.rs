@@ -1797,6 +1797,24 @@ fn bare_paths_with_one_slash() {
     );
 }
 
+/// Single-character slips around a key: a doubled colon, and a colon lost between a
+/// quoted key and a container with no space (`"c"{"d": 1}`).
+#[test]
+fn doubled_and_lost_colons() {
+    run(
+        "colon slips",
+        &[
+            (r#"{"a":: 1}"#, r#"{"a":1}"#),
+            (r#"{"a":: "x", "b": 2}"#, r#"{"a":"x","b":2}"#),
+            (r#"{"a":: {"b": 1}, "c": 2}"#, r#"{"a":{"b":1},"c":2}"#),
+            (r#"{"a":"b","c"{"d":1}}"#, r#"{"a":"b","c":{"d":1}}"#),
+            (r#"{"a":"b","c"[1]}"#, r#"{"a":"b","c":[1]}"#),
+            // In a string, a colon is content.
+            (r#"{"a": "::"}"#, r#"{"a":"::"}"#),
+        ],
+    );
+}
+
 /// A stray quote right after a number that a separator or closer follows.
 #[test]
 fn stray_quote_after_a_number() {

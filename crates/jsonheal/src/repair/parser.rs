@@ -1746,6 +1746,12 @@ impl<'a> Parser<'a> {
         };
         let in_member = top == Some(FrameKind::Object);
         match c {
+            // `"a":: 1`: a doubled colon.
+            b':' if in_member && self.out.last() == Some(b':') => {
+                self.record(RepairKind::InvalidCharacter, self.pos..self.pos + 1);
+                self.pos += 1;
+                return Ok(());
+            }
             b',' | b'}' | b']' | b')' | b';' if in_member => {
                 self.out.push_str("null");
                 self.record(RepairKind::MissingValue, self.pos..self.pos);
@@ -4248,6 +4254,8 @@ impl<'a> Parser<'a> {
                     m < self.end
                         && (b[m] == b':'
                             || self.starts_with(m, FULL_WIDTH_COLON)
+                            // `"c"{"d": 1}`: a key that lost its colon before a container.
+                            || (m == after && matches!(b[m], b'{' | b'['))
                             // `"b" = 1`, `"b" => 1`: a colon written as in TOML or Perl.
                             || (b[m] == b'=' && m > after && self.byte(m + 1) != Some(b'='))
                             || (m > after
