@@ -598,6 +598,9 @@ struct Parser {
     current_path_known: bool,
     /// Whether the string value being read is an object member's (see `content`).
     member: bool,
+    /// Whether the single-quoted string being read holds a `"` (only the first may close
+    /// it, as the engine reads it).
+    double_quote_seen: bool,
     /// The end of the string value's content that the engine could still cut off.
     held: String,
     /// Just past the closing quote of the string value that ended last, until what follows
@@ -658,6 +661,7 @@ impl Parser {
             current_path: String::new(),
             current_path_known: false,
             member: false,
+            double_quote_seen: false,
             held: String::new(),
             string_end: None,
             text_start: true,
@@ -1019,7 +1023,7 @@ impl Parser {
                     // The common key: closed within the text, no escape in it (so no
                     // Windows path either), and `:` right after it.
                     let body = &bytes[self.pos + 1..];
-                    match string_stop(body, b'"', false) {
+                    match string_stop(body, b'"', Some(b'\'')) {
                         Some(i) if body[i] == b'"' => {
                             self.key_start = self.arena.len();
                             self.arena.push_str(&text[self.pos + 1..self.pos + 1 + i]);
@@ -1142,6 +1146,7 @@ impl Parser {
         };
         self.key_start = self.arena.len();
         self.pos += 1;
+        self.double_quote_seen = false;
         // A Windows path holds an escape JSON does not know: not JSON either.
         self.repaired |= quote != b'"' || windows;
         self.mode = Mode::Str {
@@ -1243,11 +1248,11 @@ impl Parser {
 
     fn string_run(&mut self, text: &str, quote: u8, key: bool, windows: bool) -> Step {
         let bytes = text.as_bytes();
-        // In a straight-quoted value a `”` may close it (the engine's rule): look at those too.
-        let typographic = !key && quote == b'"';
+        // The engine may close a string with another quote (`third_stop`): look at those too.
+        let third = third_stop(quote, key);
         loop {
             let rest = &bytes[self.pos..];
-            let found = string_stop(rest, quote, typographic);
+            let found = string_stop(rest, quote, third);
             let Some(i) = found else {
                 self.content(&text[self.pos..], key);
                 self.pos = bytes.len();
@@ -1279,6 +1284,45 @@ impl Parser {
                     }
                 }
                 continue;
+            }
+            if rest[i] == b'\'' && quote == b'"' && key {
+                // `"a': 1`: the engine closes a key at its first `'` that a `:` follows.
+                self.content(&text[self.pos..end], key);
+                self.pos = end;
+                let first = !std::mem::replace(&mut self.double_quote_seen, true);
+                match bytes[end + 1..].iter().find(|&&c| !is_space(c)) {
+                    None if first => {
+                        self.double_quote_seen = false;
+                        return Step::Wait;
+                    }
+                    Some(b':') if first => return self.freeze(),
+                    _ => {
+                        self.arena.push('\'');
+                        self.pos = end + 1;
+                        continue;
+                    }
+                }
+            }
+            if rest[i] == b'"' && quote == b'\'' {
+                self.content(&text[self.pos..end], key);
+                self.pos = end;
+                // `'x", "b": 1`: the engine closes the string at its first `"` when a `:`, a
+                // closer or a comma follows (after a key, or before the next key or
+                // element).
+                let first = !std::mem::replace(&mut self.double_quote_seen, true);
+                match bytes[end + 1..].iter().find(|&&c| !is_space(c)) {
+                    None if first => {
+                        self.double_quote_seen = false;
+                        return Step::Wait;
+                    }
+                    Some(b':' | b',' | b'}' | b']') if first => return self.freeze(),
+                    _ => {
+                        self.release_held();
+                        self.arena.push('"');
+                        self.pos = end + 1;
+                        continue;
+                    }
+                }
             }
             if rest[i] == 0xE2 {
                 let Some(tail) = rest.get(i..i + 3) else {
@@ -1659,6 +1703,7 @@ impl Parser {
             self.current_path_known = false;
         }
         self.member = self.stack.last().is_some_and(|f| f.object);
+        self.double_quote_seen = false;
         self.held.clear();
         self.pos += 1;
         self.mode = Mode::Str {
@@ -1851,12 +1896,13 @@ fn quote_at(b: &[u8]) -> Option<bool> {
     }
 }
 
-/// The first `quote` or `\\` in `rest`, or 0xE2 too when `typographic`. The first bytes are
+/// The first `quote` or `\\` in `rest`, or `third` too. The first bytes are
 /// tested eight at a time in a word (the next stop is often close: an escape, the end of a
 /// short key or of a small push); memchr, whose setup costs more than that, takes the rest.
 #[inline]
-fn string_stop(rest: &[u8], quote: u8, typographic: bool) -> Option<usize> {
+fn string_stop(rest: &[u8], quote: u8, third: Option<u8>) -> Option<usize> {
     const NEAR: usize = 64;
+    let (typographic, third) = (third.is_some(), third.unwrap_or(quote));
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     // The high bit of each byte of `w` equal to `c`. Only bytes above the first match can
@@ -1872,30 +1918,41 @@ fn string_stop(rest: &[u8], quote: u8, typographic: bool) -> Option<usize> {
             let tail = rest.get(i..).unwrap_or_default();
             return tail
                 .iter()
-                .position(|&c| c == quote || c == b'\\' || (typographic && c == 0xE2))
+                .position(|&c| c == quote || c == b'\\' || (typographic && c == third))
                 .map(|k| i + k);
         };
         let w = u64::from_le_bytes(word);
         let mut found = matches(w, quote) | matches(w, b'\\');
         if typographic {
-            found |= matches(w, 0xE2);
+            found |= matches(w, third);
         }
         if found != 0 {
             return Some(i + (found.trailing_zeros() / 8) as usize);
         }
         i += 8;
     }
-    string_stop_far(rest.get(NEAR..)?, quote, typographic).map(|k| k + NEAR)
+    string_stop_far(rest.get(NEAR..)?, quote, typographic.then_some(third)).map(|k| k + NEAR)
+}
+
+/// The third byte a string's scan stops at, where the engine may close it with another
+/// quote: a `”` in a straight-quoted value, a `'` in a straight-quoted key, a `"` in a
+/// single-quoted string.
+fn third_stop(quote: u8, key: bool) -> Option<u8> {
+    match (quote, key) {
+        (b'"', false) => Some(0xE2),
+        (b'"', true) => Some(b'\''),
+        (b'\'', _) => Some(b'"'),
+        _ => None,
+    }
 }
 
 /// `string_stop` past its first words, out of line so that the common short scan stays
 /// small.
 #[inline(never)]
-fn string_stop_far(far: &[u8], quote: u8, typographic: bool) -> Option<usize> {
-    if typographic {
-        memchr::memchr3(quote, b'\\', 0xE2, far)
-    } else {
-        memchr::memchr2(quote, b'\\', far)
+fn string_stop_far(far: &[u8], quote: u8, third: Option<u8>) -> Option<usize> {
+    match third {
+        Some(third) => memchr::memchr3(quote, b'\\', third, far),
+        None => memchr::memchr2(quote, b'\\', far),
     }
 }
 
@@ -2519,12 +2576,12 @@ mod tests {
                 1 => proptest::sample::select(vec![b'\'', b'"', b'\\', b'`', 0xE2]),
             ], 0..200),
             quote in proptest::sample::select(vec![b'"', b'\'', b'`']),
-            typographic in proptest::bool::ANY,
+            third in proptest::option::of(proptest::sample::select(vec![b'"', b'\'', 0xE2])),
         ) {
             let naive = filler
                 .iter()
-                .position(|&c| c == quote || c == b'\\' || (typographic && c == 0xE2));
-            proptest::prop_assert_eq!(string_stop(&filler, quote, typographic), naive);
+                .position(|&c| c == quote || c == b'\\' || Some(c) == third);
+            proptest::prop_assert_eq!(string_stop(&filler, quote, third), naive);
         }
     }
 

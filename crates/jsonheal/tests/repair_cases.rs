@@ -1815,6 +1815,37 @@ fn doubled_and_lost_colons() {
     );
 }
 
+/// A string opened by `'` and closed by `"`: its first `"`, when a `:` follows a key, or the
+/// container's closer or `, ` and the next key or element follows a value.
+#[test]
+fn mismatched_quotes_around_a_string() {
+    run(
+        "mismatched quotes",
+        &[
+            (r#"{"a": 'x", "b": 1}"#, r#"{"a":"x","b":1}"#),
+            (r#"['x", "y"]"#, r#"["x","y"]"#),
+            (r#"{'a": 1, "b": 2}"#, r#"{"a":1,"b":2}"#),
+            (r#"{"a": 'x"}"#, r#"{"a":"x"}"#),
+            // And a key opened by `"`, closed by `'`.
+            (r#"{"a': 1, "b": 2}"#, r#"{"a":1,"b":2}"#),
+            (r#"{"don't": 1}"#, r#"{"don't":1}"#),
+            // Double quotes inside a single-quoted string are content: JSON, code, speech.
+            (
+                r#"{'v': '{"t":"abc","e":1}', 'n': 2}"#,
+                r#"{"v":"{\"t\":\"abc\",\"e\":1}","n":2}"#,
+            ),
+            (
+                r#"{'c': 'CMD ["python", "main.py"]'}"#,
+                r#"{"c":"CMD [\"python\", \"main.py\"]"}"#,
+            ),
+            (
+                r#"{'a': 'He said "no", and left', 'b': 2}"#,
+                r#"{"a":"He said \"no\", and left","b":2}"#,
+            ),
+        ],
+    );
+}
+
 /// A stray quote right after a number that a separator or closer follows.
 #[test]
 fn stray_quote_after_a_number() {

@@ -3571,6 +3571,17 @@ impl<'a> Parser<'a> {
             }
             match c {
                 b'\\' => self.parse_escape(q, windows_path)?,
+                // `{"a": 'x", "b": 1}`: opened by `'`, closed by `"`.
+                b'"' if q == Quote::Single
+                    && !b[self.string_open + 1..i].contains(&b'"')
+                    && self.double_quote_closes(i + 1, ctx) =>
+                {
+                    self.record(RepairKind::SingleQuotes, i..i + 1);
+                    self.pos = i + 1;
+                    self.out.push(b'"');
+                    self.string_end = Some(self.out.len());
+                    return Ok(true);
+                }
                 b'"' => {
                     // A double quote inside a single-quoted string.
                     self.out.push_str("\\\"");
@@ -3584,6 +3595,23 @@ impl<'a> Parser<'a> {
                 {
                     self.record(RepairKind::TypographicQuotes, i..i + 3);
                     self.pos = i + 3;
+                    self.out.push(b'"');
+                    self.string_end = Some(self.out.len());
+                    return Ok(true);
+                }
+                // `{"a': 1}`: opened by `"`, closed by `'` before the key's colon.
+                b'\''
+                    if q == Quote::Double
+                        && ctx == StrCtx::Key
+                        && !b[self.string_open + 1..i].contains(&b'\'')
+                        && {
+                            let k = self.skip_layout_ahead(i + 1);
+                            k < self.end && b[k] == b':'
+                        }
+                        && !self.key_closer_later(i + 1, b'"') =>
+                {
+                    self.record(RepairKind::SingleQuotes, i..i + 1);
+                    self.pos = i + 1;
                     self.out.push(b'"');
                     self.string_end = Some(self.out.len());
                     return Ok(true);
@@ -3618,6 +3646,54 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+
+    /// Whether a `"` right before `after`, the first in a single-quoted string, closes it: a
+    /// `:` follows a key; the closer of what holds it, or a comma and the next key or
+    /// element, follows a value. (Later ones are JSON or code inside the string:
+    /// `'{"a":"b","c":1}'`.)
+    fn double_quote_closes(&self, after: usize, ctx: StrCtx) -> bool {
+        let b = self.src;
+        let k = self.skip_layout_ahead(after);
+        if k >= self.end {
+            return false;
+        }
+        match (ctx, b[k]) {
+            (StrCtx::Key, c) => c == b':' && !self.key_closer_later(after, b'\''),
+            // The closer of what holds the string, ending the text or followed by a
+            // separator (`'x"}`; code like `CMD ["a", "b"]'` has another closer there).
+            (StrCtx::Value, c @ (b'}' | b']')) => {
+                let closer = match self.top_kind() {
+                    Some(FrameKind::Object) => b'}',
+                    Some(FrameKind::Array) => b']',
+                    _ => return false,
+                };
+                let m = self.skip_layout_ahead(k + 1);
+                c == closer && (m >= self.end || matches!(b[m], b',' | b'}' | b']'))
+            }
+            (StrCtx::Value, b',') => {
+                let m = self.skip_layout_ahead(k + 1);
+                m < self.end
+                    && if self.top_kind() == Some(FrameKind::Object) {
+                        self.key_follows(m)
+                    } else {
+                        quote_at(b, m).is_some()
+                    }
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether a `quote` later on the line from `from` is followed by a `:`: the key's own
+    /// closing quote (`"':": null` is the key `':`).
+    fn key_closer_later(&self, from: usize, quote: u8) -> bool {
+        let b = &self.src[..self.end];
+        let line_end = memchr::memchr(b'\n', &b[from..]).map_or(b.len(), |n| from + n);
+        let limit = line_end.min(from + LOOKAHEAD);
+        memchr::memchr(quote, &b[from..limit]).is_some_and(|n| {
+            let k = self.skip_layout_ahead(from + n + 1);
+            k < self.end && b[k] == b':'
+        })
     }
 
     fn parse_escape(&mut self, q: Quote, windows_path: bool) -> Result<(), Error> {
