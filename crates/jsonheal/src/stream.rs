@@ -1295,7 +1295,19 @@ impl Parser {
                         self.double_quote_seen = false;
                         return Step::Wait;
                     }
-                    Some(b':') if first => return self.freeze(),
+                    Some(b':') if first => match key_closer_later(bytes, end + 1, b'"') {
+                        // As the engine: `"':": 1` is the key `':`.
+                        None => {
+                            self.double_quote_seen = false;
+                            return Step::Wait;
+                        }
+                        Some(false) => return self.freeze(),
+                        Some(true) => {
+                            self.arena.push('\'');
+                            self.pos = end + 1;
+                            continue;
+                        }
+                    },
                     _ => {
                         self.arena.push('\'');
                         self.pos = end + 1;
@@ -1932,6 +1944,27 @@ fn string_stop(rest: &[u8], quote: u8, third: Option<u8>) -> Option<usize> {
         i += 8;
     }
     string_stop_far(rest.get(NEAR..)?, quote, typographic.then_some(third)).map(|k| k + NEAR)
+}
+
+/// As the engine's `key_closer_later`: whether a `quote` later on the line from `from` is
+/// followed by a `:` (the key's own closing quote); `None` while the text cannot tell.
+fn key_closer_later(b: &[u8], from: usize, quote: u8) -> Option<bool> {
+    let rest = b.get(from..).unwrap_or_default();
+    let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+    let within = &line[..line.len().min(LOOKAHEAD)];
+    match memchr::memchr(quote, within) {
+        Some(n) => {
+            let after = within.get(n + 1..).unwrap_or_default();
+            match rest[n + 1..].iter().find(|&&c| !is_space(c)) {
+                None => None,
+                Some(&c) => Some(c == b':' && after.len() <= within.len()),
+            }
+        }
+        // No such quote before the line ends (or the look-ahead's limit): known only once
+        // the line is complete.
+        None if within.len() == line.len() && line.len() == rest.len() => None,
+        None => Some(false),
+    }
 }
 
 /// The third byte a string's scan stops at, where the engine may close it with another

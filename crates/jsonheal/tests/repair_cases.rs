@@ -1829,6 +1829,13 @@ fn mismatched_quotes_around_a_string() {
             // And a key opened by `"`, closed by `'`.
             (r#"{"a': 1, "b": 2}"#, r#"{"a":1,"b":2}"#),
             (r#"{"don't": 1}"#, r#"{"don't":1}"#),
+            (r#"{"':": null}"#, r#"{"':":null}"#),
+            // A key that lost its closing quote before its colon.
+            (r#"{"a: 1, "b": 2}"#, r#"{"a":1,"b":2}"#),
+            (r#"{"a": 1, "b: 2}"#, r#"{"a":1,"b":2}"#),
+            (r#"{"a: "x", "b": 2}"#, r#"{"a":"x","b":2}"#),
+            (r#"{"time: 12:30": 1}"#, r#"{"time: 12:30":1}"#),
+            (r#"{"a:b": 1}"#, r#"{"a:b":1}"#),
             // Double quotes inside a single-quoted string are content: JSON, code, speech.
             (
                 r#"{'v': '{"t":"abc","e":1}', 'n': 2}"#,

@@ -3447,6 +3447,10 @@ impl<'a> Parser<'a> {
             }
         }
         self.pos += q.open_len();
+        // Where the string's text starts in `out`, and how many repairs there were then
+        // (see `key_lost_closing_quote`).
+        let out_open = (!continued).then(|| self.out.len() + 1);
+        let repairs_at_open = self.repairs.len();
         if !continued {
             self.out.push(b'"');
         }
@@ -3469,6 +3473,12 @@ impl<'a> Parser<'a> {
             let i = plain_run_end(b, run_start, self.end);
             self.out.push_input(self.text, run_start..i);
             self.pos = i;
+            if i >= self.end
+                && ctx == StrCtx::Key
+                && self.close_key_at_colon(i, out_open, repairs_at_open)
+            {
+                return Ok(true);
+            }
             if i >= self.end {
                 // The input ended inside the string. If only closers follow its last line
                 // break (`"bar\n}`), the quote went missing at that line's end.
@@ -3535,6 +3545,12 @@ impl<'a> Parser<'a> {
                     && (end_kind == StrEnd::Unterminated || self.separator_follows(i + len))
                 {
                     end_kind = StrEnd::Inner;
+                }
+                if end_kind == StrEnd::Inner
+                    && ctx == StrCtx::Key
+                    && self.close_key_at_colon(i, out_open, repairs_at_open)
+                {
+                    return Ok(true);
                 }
                 match end_kind {
                     StrEnd::Close => {
@@ -3682,6 +3698,59 @@ impl<'a> Parser<'a> {
             }
             _ => false,
         }
+    }
+
+    /// `{"a: 1, "b": 2}`, `{"a": 1, "b: 2}`: a key that lost its closing quote before its
+    /// colon. Met at a quote inside the key (`i`) that would not close it, or at the end of
+    /// the input: when the key so far is a plain word, then `: ` and a value that runs to a
+    /// `, ` before that quote (or the quote opens the value, or the input ends after it),
+    /// the key ends at the colon. `out` goes back to the colon (the string's text starts at
+    /// `out_open` there; only if nothing was repaired inside it).
+    fn close_key_at_colon(
+        &mut self,
+        i: usize,
+        out_open: Option<usize>,
+        repairs_at_open: usize,
+    ) -> bool {
+        let b = self.src;
+        let start = self.string_open + 1;
+        let Some(out_open) = out_open.filter(|_| self.repairs.len() == repairs_at_open) else {
+            return false;
+        };
+        let Some(content) = b.get(start..i) else {
+            return false;
+        };
+        let Some(colon) = memchr::memchr(b':', content).map(|n| start + n) else {
+            return false;
+        };
+        let key = &b[start..colon];
+        if key.is_empty()
+            || key.len() > crate::stream::KEY_LIKE_LEN
+            || key
+                .iter()
+                .any(|&c| c < 0x20 || matches!(c, b'\\' | b'"' | b'\''))
+            || !matches!(b.get(colon + 1), Some(b' ' | b'\t'))
+        {
+            return false;
+        }
+        let value = self.skip_layout_ahead(colon + 1);
+        let between = b[colon + 1..i].trim_ascii();
+        let fits = if i >= self.end {
+            !between.is_empty() && (self.value_starts_at(value) || self.bare_member_value_at(value))
+        } else {
+            between.is_empty()
+                || (between.ends_with(b",")
+                    && (self.value_starts_at(value) || self.bare_member_value_at(value)))
+        };
+        if !fits {
+            return false;
+        }
+        self.out.truncate(out_open + (colon - start));
+        self.out.push(b'"');
+        self.record(RepairKind::MissingQuote, colon..colon);
+        self.pos = colon;
+        self.string_end = Some(self.out.len());
+        true
     }
 
     /// Whether a `quote` later on the line from `from` is followed by a `:`: the key's own
