@@ -1953,13 +1953,10 @@ fn key_closer_later(b: &[u8], from: usize, quote: u8) -> Option<bool> {
     let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
     let within = &line[..line.len().min(LOOKAHEAD)];
     match memchr::memchr(quote, within) {
-        Some(n) => {
-            let after = within.get(n + 1..).unwrap_or_default();
-            match rest[n + 1..].iter().find(|&&c| !is_space(c)) {
-                None => None,
-                Some(&c) => Some(c == b':' && after.len() <= within.len()),
-            }
-        }
+        Some(n) => rest[n + 1..]
+            .iter()
+            .find(|&&c| !is_space(c))
+            .map(|&c| c == b':'),
         // No such quote before the line ends (or the look-ahead's limit): known only once
         // the line is complete.
         None if within.len() == line.len() && line.len() == rest.len() => None,
