@@ -1285,52 +1285,39 @@ impl Parser {
                 }
                 continue;
             }
-            if rest[i] == b'\'' && quote == b'"' && key {
-                // `"a': 1`: the engine closes a key at its first `'` that a `:` follows.
+            let other_quote = match (quote, key) {
+                (b'"', true) => Some(b'\''),
+                (b'\'', _) => Some(b'"'),
+                _ => None,
+            };
+            if Some(rest[i]) == other_quote {
+                // The engine closes a string at its first quote of the other kind that a `:`
+                // follows in a key (`"a': 1`, unless the key's own quote comes later on the
+                // line: `"':": 1`), or, in a single-quoted value, a closer or a comma
+                // (`'x", "b": 1`): left to `finish`.
                 self.content(&text[self.pos..end], key);
                 self.pos = end;
                 let first = !std::mem::replace(&mut self.double_quote_seen, true);
-                match bytes[end + 1..].iter().find(|&&c| !is_space(c)) {
-                    None if first => {
+                let may_close = bytes[end + 1..].iter().find(|&&c| !is_space(c)).map(|&c| {
+                    first && (c == b':' || (quote == b'\'' && matches!(c, b',' | b'}' | b']')))
+                });
+                let closes = match may_close {
+                    None if first => None,
+                    None => Some(false),
+                    Some(true) if quote == b'"' => {
+                        key_closer_later(bytes, end + 1, b'"').map(|later| !later)
+                    }
+                    decided => decided,
+                };
+                match closes {
+                    None => {
                         self.double_quote_seen = false;
                         return Step::Wait;
                     }
-                    Some(b':') if first => match key_closer_later(bytes, end + 1, b'"') {
-                        // As the engine: `"':": 1` is the key `':`.
-                        None => {
-                            self.double_quote_seen = false;
-                            return Step::Wait;
-                        }
-                        Some(false) => return self.freeze(),
-                        Some(true) => {
-                            self.arena.push('\'');
-                            self.pos = end + 1;
-                            continue;
-                        }
-                    },
-                    _ => {
-                        self.arena.push('\'');
-                        self.pos = end + 1;
-                        continue;
-                    }
-                }
-            }
-            if rest[i] == b'"' && quote == b'\'' {
-                self.content(&text[self.pos..end], key);
-                self.pos = end;
-                // `'x", "b": 1`: the engine closes the string at its first `"` when a `:`, a
-                // closer or a comma follows (after a key, or before the next key or
-                // element).
-                let first = !std::mem::replace(&mut self.double_quote_seen, true);
-                match bytes[end + 1..].iter().find(|&&c| !is_space(c)) {
-                    None if first => {
-                        self.double_quote_seen = false;
-                        return Step::Wait;
-                    }
-                    Some(b':' | b',' | b'}' | b']') if first => return self.freeze(),
-                    _ => {
+                    Some(true) => return self.freeze(),
+                    Some(false) => {
                         self.release_held();
-                        self.arena.push('"');
+                        self.arena.push(char::from(rest[i]));
                         self.pos = end + 1;
                         continue;
                     }
