@@ -3668,6 +3668,7 @@ impl<'a> Parser<'a> {
     /// `:` follows a key; the closer of what holds it, or a comma and the next key or
     /// element, follows a value. (Later ones are JSON or code inside the string:
     /// `'{"a":"b","c":1}'`.)
+    #[cold]
     fn double_quote_closes(&self, after: usize, ctx: StrCtx) -> bool {
         let b = self.src;
         let k = self.skip_layout_ahead(after);
@@ -3706,6 +3707,7 @@ impl<'a> Parser<'a> {
     /// `, ` before that quote (or the quote opens the value, or the input ends after it),
     /// the key ends at the colon. `out` goes back to the colon (the string's text starts at
     /// `out_open` there; only if nothing was repaired inside it).
+    #[cold]
     fn close_key_at_colon(
         &mut self,
         i: usize,
@@ -3755,6 +3757,7 @@ impl<'a> Parser<'a> {
 
     /// Whether a `quote` later on the line from `from` is followed by a `:`: the key's own
     /// closing quote (`"':": null` is the key `':`).
+    #[cold]
     fn key_closer_later(&self, from: usize, quote: u8) -> bool {
         let b = &self.src[..self.end];
         let line_end = memchr::memchr(b'\n', &b[from..]).map_or(b.len(), |n| from + n);
