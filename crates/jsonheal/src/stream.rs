@@ -572,6 +572,9 @@ enum Escape {
 
 #[derive(Debug)]
 struct Parser {
+    /// Off in the test that holds `plain_value_run` to the general path's results.
+    #[cfg(test)]
+    plain_fast: bool,
     pos: usize,
     mode: Mode,
     comment: Option<Comment>,
@@ -641,6 +644,8 @@ struct Parser {
 impl Parser {
     fn new(options: &Options) -> Parser {
         Parser {
+            #[cfg(test)]
+            plain_fast: true,
             pos: 0,
             // Strict mode repairs nothing, so nothing partial can be promised.
             mode: if options.strict {
@@ -1228,6 +1233,19 @@ impl Parser {
     fn string(&mut self, text: &str, quote: u8, key: bool, windows: bool) -> Step {
         let from = self.arena.len();
         let deferred = self.deferred.is_some();
+        if quote == b'"'
+            && !key
+            && !windows
+            && !deferred
+            && self.plain_allowed()
+            && self.plain_start(text)
+        {
+            let wait = self.plain_value_run(text);
+            if wait || self.pos == text.len() {
+                self.grew(from);
+                return if wait { Step::Wait } else { Step::Go };
+            }
+        }
         let step = self.string_run(text, quote, key, windows);
         if !key && deferred {
             // (A freeze inside the run dropped the held-back element: nothing to show.)
@@ -1244,6 +1262,85 @@ impl Parser {
             self.grew(from);
         }
         step
+    }
+
+    /// The bulk of a long string value (a tool call's code, say): plain content and the
+    /// common escapes, read in a tight loop. It stops at anything else (the closing quote, a
+    /// `\u` escape, a typographic quote, an escape cut by the chunk's end) for `string_run`.
+    /// Only for a straight-quoted value shown as it grows (`held` empty), where `string_run`
+    /// would do the same.
+    /// True when it stopped at an escape the text's end cuts (the next push completes it).
+    fn plain_value_run(&mut self, text: &str) -> bool {
+        let bytes = text.as_bytes();
+        loop {
+            let rest = &bytes[self.pos..];
+            let Some(i) = plain_stop(rest) else {
+                let tail = &text[self.pos..];
+                if rest.last().is_some_and(|&b| !cuttable(b)) {
+                    // Nothing the engine could cut: all of it is content now.
+                    self.arena.push_str(tail);
+                } else {
+                    self.content(tail, false);
+                }
+                self.pos = bytes.len();
+                return false;
+            };
+            let c = match (rest[i], rest.get(i + 1)) {
+                (b'\\', Some(b'n')) => '\n',
+                (b'\\', Some(b'"')) => '"',
+                (b'\\', Some(b'\\')) => '\\',
+                (b'\\', Some(b't')) => '\t',
+                (b'\\', Some(b'/')) => '/',
+                (b'\\', Some(b'r')) => '\r',
+                (b'\\', None) => {
+                    // As `string_run` on `Escape::Wait`.
+                    self.content(&text[self.pos..self.pos + i], false);
+                    self.pos += i;
+                    return true;
+                }
+                _ => return false,
+            };
+            // `"`, `\` and 0xE2 start characters: `pos + i` is a char boundary.
+            let end = self.pos + i;
+            self.arena.push_str(&text[self.pos..end]);
+            self.arena.push(c);
+            self.pos = end + 2;
+        }
+    }
+
+    #[cfg(test)]
+    fn plain_allowed(&self) -> bool {
+        self.plain_fast
+    }
+
+    #[cfg(not(test))]
+    #[inline(always)]
+    fn plain_allowed(&self) -> bool {
+        true
+    }
+
+    /// Whether `plain_value_run` may read on from `pos`: nothing is held back, or what comes
+    /// next is plain content, which shows the held-back end is content (as `content` and
+    /// `string_run` would decide).
+    fn plain_start(&mut self, text: &str) -> bool {
+        if self.held.is_empty() {
+            return true;
+        }
+        // `content` and `string_run` show the held-back end once plain content or a whole
+        // escape follows the run of bytes the engine could cut with it.
+        let rest = &text.as_bytes()[self.pos..];
+        let Some(k) = rest.iter().position(|&b| !cuttable(b)) else {
+            return false;
+        };
+        let shows = match rest[k] {
+            b'"' | 0xE2 => false,
+            b'\\' => !matches!(escape(&rest[k..]), Escape::Wait),
+            _ => true,
+        };
+        if shows {
+            self.release_held();
+        }
+        shows
     }
 
     fn string_run(&mut self, text: &str, quote: u8, key: bool, windows: bool) -> Step {
@@ -1933,6 +2030,33 @@ fn string_stop(rest: &[u8], quote: u8, third: Option<u8>) -> Option<usize> {
     string_stop_far(rest.get(NEAR..)?, quote, typographic.then_some(third)).map(|k| k + NEAR)
 }
 
+/// `string_stop` for a straight-quoted value (`"`, `\\` or the 0xE2 of a typographic
+/// quote), inlined into `Parser::plain_value_run`'s loop.
+#[inline(always)]
+fn plain_stop(rest: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let matches = |w: u64, c: u8| {
+        let x = w ^ (ONES * u64::from(c));
+        x.wrapping_sub(ONES) & !x & HIGHS
+    };
+    let mut words = rest.chunks_exact(8);
+    let mut at = 0;
+    for word in words.by_ref() {
+        let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        let found = matches(w, b'"') | matches(w, b'\\') | matches(w, 0xE2);
+        if found != 0 {
+            return Some(at + (found.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    words
+        .remainder()
+        .iter()
+        .position(|&c| matches!(c, b'"' | b'\\' | 0xE2))
+        .map(|k| at + k)
+}
+
 /// As the engine's `key_closer_later`: whether a `quote` later on the line from `from` is
 /// followed by a `:` (the key's own closing quote); `None` while the text cannot tell.
 fn key_closer_later(b: &[u8], from: usize, quote: u8) -> Option<bool> {
@@ -2509,7 +2633,88 @@ fn fnv1a(s: &str) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use serde_json::json;
+
+    /// Pieces of string content that exercise every stop of `plain_value_run`: escapes
+    /// (also cut by a chunk's end), bytes the engine may cut, quotes of all kinds.
+    const STRING_PIECES: &[&str] = &[
+        "a",
+        "fn x",
+        " ",
+        "  ",
+        ",",
+        "}",
+        "]",
+        "\n",
+        "\\",
+        "\\\\",
+        "\\\"",
+        "\\t",
+        "\\/",
+        "\\r",
+        "\\b",
+        "\\u00e9",
+        "\\ud83d\\ude00",
+        "\\'",
+        "\\x",
+        "\"",
+        "”",
+        "“",
+        "–",
+        "é",
+        "😀",
+        "'",
+        ":",
+        "\", \"",
+        "\"}",
+        "\t",
+    ];
+
+    const STRING_HOMES: &[(&str, &str)] = &[
+        ("{\"path\": \"a.rs\", \"content\": \"", "\", \"n\": 1}"),
+        ("{\"content\": \"", "\"}"),
+        ("[\"", "\", 2]"),
+        ("\"", "\""),
+        ("{'a': \"", "\"}"),
+        ("Sure:\n```json\n{\"a\": [\"", "\"]}\n```"),
+        ("{\"content\": \"", ""),
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+
+        /// The fast path for string values changes nothing a caller sees: after every push
+        /// the events, the snapshot and whether the stream froze are those of the general
+        /// path.
+        #[test]
+        fn plain_value_run_agrees_with_the_general_path(
+            home in 0..STRING_HOMES.len(),
+            pieces in prop::collection::vec(0..STRING_PIECES.len(), 0..40),
+            sizes in prop::collection::vec(1usize..20, 1..12),
+        ) {
+            let (open, close) = STRING_HOMES[home];
+            let body: String = pieces.iter().map(|&i| STRING_PIECES[i]).collect();
+            let text = format!("{open}{body}{close}");
+            let mut fast = Repairer::new();
+            let mut general = Repairer::new();
+            general.parser.plain_fast = false;
+            let bytes = text.as_bytes();
+            let (mut at, mut k) = (0, 0);
+            while at < bytes.len() {
+                let end = (at + sizes[k % sizes.len()]).min(bytes.len());
+                k += 1;
+                fast.push_bytes(&bytes[at..end]);
+                general.push_bytes(&bytes[at..end]);
+                at = end;
+                let a: Vec<Event> = fast.events().map(EventRef::to_event).collect();
+                let b: Vec<Event> = general.events().map(EventRef::to_event).collect();
+                prop_assert_eq!(a, b, "events after {} bytes of {:?}", at, text);
+                prop_assert_eq!(fast.snapshot(), general.snapshot());
+                prop_assert_eq!(fast.is_frozen(), general.is_frozen());
+            }
+        }
+    }
 
     fn fed_bytewise(text: &str) -> Repairer {
         let mut r = Repairer::new();
