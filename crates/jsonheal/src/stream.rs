@@ -559,6 +559,16 @@ enum Step {
     Wait,
 }
 
+/// How `Parser::plain_value_run` stopped.
+enum PlainRun {
+    /// At the text's end.
+    End,
+    /// At an escape the text's end cuts: the next push completes it.
+    Wait,
+    /// At a quote, for `string_run`.
+    Stop,
+}
+
 /// An escape sequence inside a string.
 enum Escape {
     /// Not enough text yet to tell.
@@ -1233,20 +1243,15 @@ impl Parser {
     fn string(&mut self, text: &str, quote: u8, key: bool, windows: bool) -> Step {
         let from = self.arena.len();
         let deferred = self.deferred.is_some();
-        if quote == b'"'
-            && !key
-            && !windows
-            && !deferred
-            && self.plain_allowed()
-            && self.plain_start(text)
-        {
-            let wait = self.plain_value_run(text);
-            if wait || self.pos == text.len() {
-                self.grew(from);
-                return if wait { Step::Wait } else { Step::Go };
-            }
-        }
-        let step = self.string_run(text, quote, key, windows);
+        let plain = quote == b'"' && !key && !windows && self.plain_allowed();
+        let step = match plain && self.plain_start(text) {
+            true => match self.plain_value_run(text) {
+                PlainRun::Wait => Step::Wait,
+                PlainRun::End => Step::Go,
+                PlainRun::Stop => self.string_run(text, quote, key, windows),
+            },
+            false => self.string_run(text, quote, key, windows),
+        };
         if !key && deferred {
             // (A freeze inside the run dropped the held-back element: nothing to show.)
             if let Some((open, _)) = self.deferred {
@@ -1264,13 +1269,11 @@ impl Parser {
         step
     }
 
-    /// The bulk of a long string value (a tool call's code, say): plain content and the
-    /// common escapes, read in a tight loop. It stops at anything else (the closing quote, a
-    /// `\u` escape, a typographic quote, an escape cut by the chunk's end) for `string_run`.
-    /// Only for a straight-quoted value shown as it grows (`held` empty), where `string_run`
-    /// would do the same.
-    /// True when it stopped at an escape the text's end cuts (the next push completes it).
-    fn plain_value_run(&mut self, text: &str) -> bool {
+    /// The bulk of a string value (a tool call's code, say): plain content and escapes, read
+    /// in a tight loop, exactly as `string_run` reads them. It stops at anything else (the
+    /// closing quote, a typographic quote) for `string_run`. Only for a straight-quoted value
+    /// that is no Windows path, from a point where nothing is held back (`plain_start`).
+    fn plain_value_run(&mut self, text: &str) -> PlainRun {
         let bytes = text.as_bytes();
         loop {
             let rest = &bytes[self.pos..];
@@ -1283,28 +1286,45 @@ impl Parser {
                     self.content(tail, false);
                 }
                 self.pos = bytes.len();
-                return false;
+                return PlainRun::End;
             };
-            let c = match (rest[i], rest.get(i + 1)) {
-                (b'\\', Some(b'n')) => '\n',
-                (b'\\', Some(b'"')) => '"',
-                (b'\\', Some(b'\\')) => '\\',
-                (b'\\', Some(b't')) => '\t',
-                (b'\\', Some(b'/')) => '/',
-                (b'\\', Some(b'r')) => '\r',
-                (b'\\', None) => {
-                    // As `string_run` on `Escape::Wait`.
-                    self.content(&text[self.pos..self.pos + i], false);
-                    self.pos += i;
-                    return true;
-                }
-                _ => return false,
-            };
+            if rest[i] != b'\\' {
+                return PlainRun::Stop;
+            }
             // `"`, `\` and 0xE2 start characters: `pos + i` is a char boundary.
             let end = self.pos + i;
-            self.arena.push_str(&text[self.pos..end]);
-            self.arena.push(c);
-            self.pos = end + 2;
+            // The escapes of code and prose, decoded here; `escape` has the rest.
+            let common = match rest.get(i + 1) {
+                Some(b'n') => Some('\n'),
+                Some(b'"') => Some('"'),
+                Some(b'\\') => Some('\\'),
+                Some(b't') => Some('\t'),
+                _ => None,
+            };
+            if let Some(c) = common {
+                self.arena.push_str(&text[self.pos..end]);
+                self.arena.push(c);
+                self.pos = end + 2;
+                continue;
+            }
+            match escape(&rest[i..]) {
+                Escape::Wait => {
+                    self.content(&text[self.pos..end], false);
+                    self.pos = end;
+                    return PlainRun::Wait;
+                }
+                Escape::Char(c, len, json) => {
+                    self.repaired |= !json;
+                    self.arena.push_str(&text[self.pos..end]);
+                    self.arena.push(c);
+                    self.pos = end + len;
+                }
+                Escape::KeepBackslash => {
+                    self.repaired = true;
+                    self.arena.push_str(&text[self.pos..=end]);
+                    self.pos = end + 1;
+                }
+            }
         }
     }
 
