@@ -1242,6 +1242,7 @@ impl Parser {
     /// into the arena in one run, and the node and the events learn of the growth once.
     fn string(&mut self, text: &str, quote: u8, key: bool, windows: bool) -> Step {
         let from = self.arena.len();
+        let read_from = self.pos;
         let deferred = self.deferred.is_some();
         let plain = quote == b'"' && !key && !windows && self.plain_allowed();
         let step = match plain && self.plain_start(text) {
@@ -1258,8 +1259,11 @@ impl Parser {
                 // Raw content so far (the closing quote, if read, aside), as the engine
                 // measures it.
                 let end = self.pos - usize::from(self.string_end.is_some());
-                let raw = text.as_bytes().get(open + 1..end).unwrap_or_default();
-                if raw.len() > KEY_LIKE_LEN || memchr::memchr(b'\n', raw).is_some() {
+                // Only this run's part can hold a new line break: earlier runs were checked.
+                let new = text.as_bytes().get(read_from.min(end)..end);
+                if end.saturating_sub(open + 1) > KEY_LIKE_LEN
+                    || new.is_some_and(|b| b.contains(&b'\n'))
+                {
                     self.show_deferred();
                 }
             }
