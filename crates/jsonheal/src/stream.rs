@@ -61,7 +61,11 @@
 //! (the engine prefers a fenced answer to one in prose) makes a final value that earlier
 //! snapshots did not show; a member's value followed by more elements and a `]`
 //! (`"items": {…}, {…}]`, [`crate::RepairKind::MissingArrayOpener`]) becomes an array after
-//! the stream showed it as the value; and with [`crate::DuplicateKeys::Keep`] or `Last` a repeated
+//! the stream showed it as the value; a text that starts with a bare key and its colon and
+//! ends with a stray `}` (`Result: [1, 2]}`) is an object that lost its `{` to the engine,
+//! after the stream showed the array (when more members come before the `[`, as in
+//! `name: "Ada", tags: ["x"]}`, the stream waits for a `{` that rules this out, or for
+//! `finish`); and with [`crate::DuplicateKeys::Keep`] or `Last` a repeated
 //! key replaces a value already shown (the stream freezes there). Containers nested deeper
 //! than 512 levels (or `Options::max_depth`) freeze the stream.
 //!
@@ -629,6 +633,13 @@ struct Parser {
     fence_start: bool,
     /// Before the value, only spaces since the last line break (or a comment's end).
     prose_line_start: bool,
+    /// The text (or a fence) starts with a bare key and its colon (`name: "Ada", …`), and no
+    /// `{` has come yet: the engine reads such a text as an object that lost its `{` when no
+    /// `{` comes at all and its last byte is `}`. So a `[` after more members opens nothing
+    /// until a `{` rules that out; right after the colon it opens the value as usual
+    /// (`Result: [1, 2]`: prose and an answer, unless the text ends with a stray `}`).
+    /// `(colon, k)`: where the colon is, and that the text before `k` holds no `{`.
+    bare_key_start: Option<(usize, usize)>,
     /// Something that is not JSON was met (prose, a comment, a single quote…), so the text
     /// is certainly not valid JSON and the engine reads it by its repair rules. Until then
     /// it may be valid, which the engine returns as serde_json reads it.
@@ -683,6 +694,7 @@ impl Parser {
             in_fence: false,
             fence_start: false,
             prose_line_start: true,
+            bare_key_start: None,
             repaired: false,
             log: EventLog::default(),
             track_events: true,
@@ -873,6 +885,18 @@ impl Parser {
                     }
                 }
                 b'{' | b'[' => {
+                    if let Some((colon, scanned)) = self.bare_key_start {
+                        let first_value = bytes[colon + 1..self.pos].iter().all(|&b| is_space(b));
+                        // A `{` anywhere rules the lost `{` out: the text is prose after all.
+                        let from = scanned.max(self.pos);
+                        if first_value || c == b'{' || memchr::memchr(b'{', &full[from..]).is_some()
+                        {
+                            self.bare_key_start = None;
+                        } else {
+                            self.bare_key_start = Some((colon, full.len()));
+                            return Step::Wait;
+                        }
+                    }
                     let open = if self.in_fence || (self.text_start && c == b'[') {
                         Some(true)
                     } else if self.text_start {
@@ -905,6 +929,13 @@ impl Parser {
                             None => return Step::Wait,
                             Some(true) => return self.freeze(),
                             Some(false) => {}
+                        }
+                        match bare_key_at(rest) {
+                            None => return Step::Wait,
+                            Some(Some(colon)) => {
+                                self.bare_key_start = Some((self.pos + colon, self.pos));
+                            }
+                            Some(None) => {}
                         }
                     }
                 }
@@ -2001,6 +2032,25 @@ fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'-' || b >= 0x80
 }
 
+/// Where the colon is when `b` starts with a bare key and its colon (`name:`, `user name:`,
+/// not `http:/`), as the engine's `bare_document` judges the start of a document that lost
+/// its `{`; `None` while the text cannot tell.
+fn bare_key_at(b: &[u8]) -> Option<Option<usize>> {
+    if !is_ident_start(*b.first()?) {
+        return Some(None);
+    }
+    let run = b
+        .iter()
+        .take(64)
+        .position(|&c| !(is_ident(c) || matches!(c, b' ' | b'.' | b'@')));
+    match run {
+        Some(n) if b[n] == b':' => b.get(n + 1).map(|&c| (c != b'/').then_some(n)),
+        Some(_) => Some(None),
+        None if b.len() >= 64 => Some(None),
+        None => None,
+    }
+}
+
 /// Whether a string quote starts `b` (`"`, `'`, a backtick that is not a fence, a
 /// typographic quote); `None` when more text is needed to tell.
 fn quote_at(b: &[u8]) -> Option<bool> {
@@ -2054,7 +2104,7 @@ fn string_stop(rest: &[u8], quote: u8, third: Option<u8>) -> Option<usize> {
     string_stop_far(rest.get(NEAR..)?, quote, typographic.then_some(third)).map(|k| k + NEAR)
 }
 
-/// `string_stop` for a straight-quoted value (`"`, `\\` or the 0xE2 of a typographic
+/// `string_stop` for a straight-quoted value (`"`, `\` or the 0xE2 of a typographic
 /// quote), inlined into `Parser::plain_value_run`'s loop.
 #[inline(always)]
 fn plain_stop(rest: &[u8]) -> Option<usize> {
@@ -2257,11 +2307,17 @@ fn key_follows(b: &[u8], k: usize) -> Option<bool> {
             if i >= limit {
                 return Some(false);
             }
-            match *b.get(i)? {
-                b'\\' => i += 2,
+            // The next quote, backslash or line break before the limit.
+            let window = b.get(i..b.len().min(limit)).unwrap_or_default();
+            let Some(j) = string_stop(window, first, Some(b'\n')) else {
+                // None in the text so far: more may come, unless the limit is reached.
+                return if b.len() >= limit { Some(false) } else { None };
+            };
+            let at = i + j;
+            match b[at] {
+                b'\\' => i = at + 2,
                 b'\n' => return Some(false),
-                c if c == first => break i + 1,
-                _ => i += 1,
+                _ => break at + 1,
             }
         };
         let mut m = after;

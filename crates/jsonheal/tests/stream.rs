@@ -654,7 +654,7 @@ fn half_typed_tokens_are_withheld() {
         ("{{user_name}}", None),
         ("{{user_na", None),
         ("Usage: cmd [--lines N]", None),
-        ("Result: [-1, ", Some(json!([-1]))),
+        ("The result is [-1, ", Some(json!([-1]))),
         ("<thi", None),
         ("<think>{\"x\": 0}</think> [\"", Some(json!([]))),
     ];
@@ -668,6 +668,47 @@ fn half_typed_tokens_are_withheld() {
             r.push_bytes(std::slice::from_ref(b));
         }
         assert_eq!(&r.snapshot(), want, "after {text:?}, byte by byte");
+    }
+}
+
+/// A bare key and its colon first: the engine reads an object that lost its `{` when no `{`
+/// comes and the text ends with `}` (`name: "Ada", tags: ["x"]}`), so a `[` after more
+/// members opens nothing until a `{` anywhere rules that out.
+#[test]
+fn bare_key_start_waits_for_a_brace() {
+    let cases: &[(&str, Option<Value>, &str)] = &[
+        (r#"name: "Ada", tags: ["x", "y"], "#, None, "n: 1}"),
+        (r#"name: "Ada", tags: ["x", "y"], "#, None, "n: 1"),
+        ("Note: see below. Items: [-1, 2, ", None, "3]"),
+        (
+            r#"Note: see below. Items: [1, 2, {"#,
+            Some(json!([1, 2, {}])),
+            "}]",
+        ),
+        (
+            r#"name: "Ada", tags: ["x", "y"], see {"#,
+            Some(json!(["x", "y"])),
+            "x}",
+        ),
+        // Right after the colon: the answer, streamed.
+        ("Result: [-1, 2, ", Some(json!([-1, 2])), "3]"),
+        ("Done. Result: [[1], ", Some(json!([[1]])), "[2]]"),
+        ("Result: {\"a\": [1, ", Some(json!({"a": [1]})), "2]}"),
+        ("See http://x.io, then: [1, ", Some(json!([1])), "2]"),
+    ];
+    for (text, want, rest) in cases {
+        let whole = format!("{text}{rest}");
+        let fin = final_value(&whole);
+        check_chunks(text, &whole, &every_byte(&whole), fin.as_ref());
+        let mut r = Repairer::new();
+        r.push(text);
+        assert_eq!(&r.snapshot(), want, "after {text:?}");
+        r.push(rest);
+        assert_eq!(
+            r.finish().ok().map(|f| f.value().unwrap()),
+            fin,
+            "{whole:?}"
+        );
     }
 }
 

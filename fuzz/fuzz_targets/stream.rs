@@ -1,0 +1,150 @@
+//! Any bytes through `jsonheal::stream::Repairer`, cut into pieces whose sizes the first byte
+//! picks (so UTF-8 characters, escapes and literals split anywhere): no panic; after every
+//! push the drained events rebuild the snapshot exactly and the snapshot never goes back on
+//! an earlier one; `finish` equals one-shot `repair` of the whole text; and, outside the
+//! documented limits (several top-level values, a later fenced value, a `[` lost before a
+//! member's value, duplicate keys, a bare key first and a stray `}` last), every snapshot is
+//! consistent with the final value.
+
+#![no_main]
+
+use jsonheal::stream::{Op, Repairer};
+use jsonheal::RepairKind;
+use libfuzzer_sys::fuzz_target;
+use serde_json::Value;
+
+/// Whether `s` says nothing `f` contradicts: strings are prefixes, scalars equal, keys
+/// present in the same order, arrays no longer.
+fn consistent(s: &Value, f: &Value) -> bool {
+    match (s, f) {
+        (Value::String(a), Value::String(b)) => b.starts_with(a.as_str()),
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() <= b.len() && a.iter().zip(b).all(|(x, y)| consistent(x, y))
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            let mut last = 0;
+            a.iter().all(|(k, x)| match b.keys().position(|x| x == k) {
+                Some(i) if i >= last => {
+                    last = i;
+                    consistent(x, &b[k])
+                }
+                _ => false,
+            })
+        }
+        (a, b) => a == b,
+    }
+}
+
+/// Apply one event the way a UI patches its copy; `false` when it has no place.
+fn apply(doc: &mut Option<Value>, path: &str, op: Op) -> bool {
+    if path.is_empty() {
+        return match (op, doc.as_mut()) {
+            (Op::Set(v), _) => {
+                *doc = Some(v);
+                true
+            }
+            (Op::Append(s), Some(Value::String(t))) => {
+                t.push_str(&s);
+                true
+            }
+            _ => false,
+        };
+    }
+    let Some(root) = doc.as_mut() else {
+        return false;
+    };
+    match op {
+        Op::Append(s) => match root.pointer_mut(path) {
+            Some(Value::String(t)) => {
+                t.push_str(&s);
+                true
+            }
+            _ => false,
+        },
+        Op::Set(v) => {
+            let Some((parent, last)) = path.rsplit_once('/') else {
+                return false;
+            };
+            let key = last.replace("~1", "/").replace("~0", "~");
+            match root.pointer_mut(parent) {
+                Some(Value::Object(m)) => m.insert(key, v).is_none(),
+                Some(Value::Array(a)) if key == a.len().to_string() => {
+                    a.push(v);
+                    true
+                }
+                _ => false,
+            }
+        }
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&pick, bytes)) = data.split_first() else {
+        return;
+    };
+    // Piece sizes 1..=16, varied by position.
+    let size = |k: usize| 1 + (usize::from(pick) + k * 7) % 16;
+    let text = String::from_utf8_lossy(bytes).into_owned();
+    let result = jsonheal::repair(&text);
+    let strict_keys = jsonheal::Options {
+        duplicate_keys: jsonheal::DuplicateKeys::Error,
+        ..jsonheal::Options::default()
+    };
+    let fin = result.as_ref().ok().and_then(|r| {
+        let excluded = r.repairs.iter().any(|x| {
+            matches!(
+                x.kind(),
+                RepairKind::MultipleValues | RepairKind::MissingArrayOpener
+            )
+        })
+            // The engine keeps a repeated key (`DuplicateKeys::Keep`): its last value wins
+            // where the stream froze on the first.
+            || jsonheal::repair_with(&text, &strict_keys).is_err()
+            // A fence after the streamed root may hold the answer the engine prefers.
+            || text.contains("```")
+            || text.contains("~~~")
+            // `Result: [1, 2]}`: a bare key first and a stray `}` last make an object that
+            // lost its `{`, after the stream showed the array.
+            || (text.trim_start().starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$' || !c.is_ascii())
+                && r.repairs.iter().any(|x| x.kind() == RepairKind::MissingOpener));
+        (!excluded).then(|| r.value().ok()).flatten()
+    });
+
+    let mut r = Repairer::new();
+    let mut patched: Option<Value> = None;
+    let mut previous: Option<Value> = None;
+    let (mut at, mut k) = (0, 0);
+    while at < bytes.len() {
+        let end = (at + size(k)).min(bytes.len());
+        k += 1;
+        r.push_bytes(&bytes[at..end]);
+        at = end;
+        let snap = r.snapshot();
+        for e in r.events() {
+            let e = e.to_event();
+            assert!(
+                apply(&mut patched, &e.path, e.op),
+                "event with no place at {at}: {text:?}"
+            );
+        }
+        assert_eq!(
+            patched, snap,
+            "events disagree with the snapshot at {at}: {text:?}"
+        );
+        if let Some(p) = &previous {
+            let s = snap.as_ref().expect("a snapshot never goes back to None");
+            assert!(
+                consistent(p, s),
+                "snapshot went backwards at {at}: {text:?}\n{p}\n{s}"
+            );
+        }
+        if let (Some(s), Some(f)) = (&snap, &fin) {
+            assert!(
+                consistent(s, f),
+                "snapshot contradicts the final value at {at}: {text:?}\n{s}\n{f}"
+            );
+        }
+        previous = snap;
+    }
+    assert_eq!(r.finish(), result, "finish differs from repair: {text:?}");
+});
