@@ -17,8 +17,8 @@
 //! and judges them by the same rules: whether a closing quote ends its string (what follows
 //! it: `,` then a key, a closer, a comment), whether a bracket in prose opens JSON, whether
 //! a string is a Windows path (`C:\new` keeps its backslashes). So a string value appears a
-//! few bytes after its quote, and a member value's trailing `, ` is withheld until its
-//! closing quote is confirmed. A short string (up to 64 bytes, on one line) appears once
+//! few bytes after its quote, and a string's trailing spaces (and a member value's trailing
+//! `, `) are withheld until what follows shows they are content. A short string (up to 64 bytes, on one line) appears once
 //! what follows its closing quote shows it is a value: until then it may be a key whose
 //! array lost its `]` or whose object lost its `{` (`{"user": "name": "Ana"}`), or, as a
 //! member's value, the first element of an array that lost its `[` (`{"tags": "a", "b"]}`);
@@ -1551,8 +1551,9 @@ impl Parser {
     /// Raw string content (no quote, no backslash). The end of a value's content waits in
     /// `held` while the engine could still cut the string there: from a raw line break
     /// followed only by spaces, closers and commas (at the end of the input, `"bar\n}` ends
-    /// the string at its line break), and, in a member value, a trailing `,` and spaces
-    /// (`{"a": "x, "b": 1}` ends the string before them).
+    /// the string at its line break), trailing layout (`["x ]` ends it before the space),
+    /// and, in a member value, a trailing `,` and spaces (`{"a": "x, "b": 1}` ends the string
+    /// before them).
     ///
     /// The content goes to the arena only; the caller reports the growth (`grew`).
     fn content(&mut self, s: &str, key: bool) {
@@ -2374,14 +2375,16 @@ fn cuttable(b: u8) -> bool {
 /// that run decides them all:
 /// - from the last line break, when only cuttable bytes follow it;
 /// - in a member value, from the trailing spaces and a `,` before them;
+/// - from the trailing layout (should a closer end the text after it: `["value ]`);
 /// - from the trailing run of layout and closers, when it holds a closer.
 fn held_from(s: &str, member: bool) -> usize {
     let b = s.as_bytes();
     let mut keep = b.len();
     let mut last_line_break = None;
-    // Where the trailing spaces start, and where the trailing layout-and-closers run does.
-    let (mut spaces, mut closers) = (b.len(), b.len());
-    let (mut in_spaces, mut in_closers, mut closer_seen) = (true, true, false);
+    // Where the trailing spaces start, the trailing layout, and the trailing
+    // layout-and-closers run.
+    let (mut spaces, mut layout, mut closers) = (b.len(), b.len(), b.len());
+    let (mut in_spaces, mut in_layout, mut in_closers, mut closer_seen) = (true, true, true, false);
     for (i, &c) in b.iter().enumerate().rev() {
         if !cuttable(c) {
             break;
@@ -2392,6 +2395,10 @@ fn held_from(s: &str, member: bool) -> usize {
         in_spaces &= c == b' ';
         if in_spaces {
             spaces = i;
+        }
+        in_layout &= matches!(c, b' ' | b'\t' | b'\r' | b'\n');
+        if in_layout {
+            layout = i;
         }
         in_closers &= c != b',';
         if in_closers {
@@ -2413,7 +2420,7 @@ fn held_from(s: &str, member: bool) -> usize {
     if closer_seen {
         keep = keep.min(closers);
     }
-    keep
+    keep.min(layout)
 }
 
 /// After a comma in an object, at `b[k..]`: whether the next member (or the object's end,
@@ -2842,6 +2849,14 @@ mod tests {
             let body = s.trim_end_matches(' ');
             keep = keep.min(body.strip_suffix(',').unwrap_or(body).len());
         }
+        // Layout at the end: should the text end with a closer after it, the engine ends the
+        // string before both (`["value ]`).
+        let layout = b
+            .iter()
+            .rev()
+            .take_while(|&&c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'))
+            .count();
+        keep = keep.min(b.len() - layout);
         // Closers (and layout) at the end: if the text ends there, they close what is open and
         // the engine ends the string before them (`{"key": ["value]}`).
         let run = b

@@ -712,6 +712,32 @@ fn bare_key_start_waits_for_a_brace() {
     }
 }
 
+/// A string that never closes ends before the layout that precedes the text's final
+/// closers (`["abc ]` is `["abc"]`), so trailing layout waits for what follows it. (The
+/// strings are longer than a key could be, so they show as they grow.)
+#[test]
+fn trailing_layout_waits_for_what_follows() {
+    let long = "a string longer than any key the stream holds back, seventy bytes or so";
+    let cases: &[(String, Value)] = &[
+        (format!("[\"{long} ]"), json!([long])),
+        (format!("{{\"a\": [\"{long} \t]}}"), json!({"a": [long]})),
+        (format!("[\"{long} x \t ]"), json!([format!("{long} x")])),
+        (
+            format!("[\"{long} x \r\n]"),
+            json!([format!("{long} x \r")]),
+        ),
+        (format!("[\"{long} x y\"]"), json!([format!("{long} x y")])),
+        (
+            format!("{{\"content\": \"{long}\\n    let x = 1;\\n}}\\n   \"}}"),
+            json!({"content": format!("{long}\n    let x = 1;\n}}\n   ")}),
+        ),
+    ];
+    for (text, want) in cases {
+        assert_eq!(final_value(text).as_ref(), Some(want), "{text:?}");
+        check_chunks(text, text, &every_byte(text), Some(want));
+    }
+}
+
 #[test]
 fn uncertain_input_freezes_instead_of_guessing() {
     let cases: &[(&str, Option<Value>)] = &[
