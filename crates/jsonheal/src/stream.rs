@@ -640,6 +640,10 @@ struct Parser {
     /// (`Result: [1, 2]`: prose and an answer, unless the text ends with a stray `}`).
     /// `(colon, k)`: where the colon is, and that the text before `k` holds no `{`.
     bare_key_start: Option<(usize, usize)>,
+    /// The text starts with a call (`callback({…});`, `NumberLong(5)`) whose argument starts
+    /// at this offset: the engine takes that argument as the value when the text ends with
+    /// `)`, so no other bracket may open the value.
+    call_arg: Option<usize>,
     /// Something that is not JSON was met (prose, a comment, a single quote…), so the text
     /// is certainly not valid JSON and the engine reads it by its repair rules. Until then
     /// it may be valid, which the engine returns as serde_json reads it.
@@ -695,6 +699,7 @@ impl Parser {
             fence_start: false,
             prose_line_start: true,
             bare_key_start: None,
+            call_arg: None,
             repaired: false,
             log: EventLog::default(),
             track_events: true,
@@ -897,6 +902,13 @@ impl Parser {
                             return Step::Wait;
                         }
                     }
+                    if let Some(arg) = self.call_arg {
+                        if self.pos != arg {
+                            // Another bracket than the call's argument: the engine's choice
+                            // depends on how the text ends.
+                            return self.freeze();
+                        }
+                    }
                     let open = if self.in_fence || (self.text_start && c == b'[') {
                         Some(true)
                     } else if self.text_start {
@@ -918,6 +930,8 @@ impl Parser {
                     match open {
                         None => return Step::Wait,
                         Some(true) => return self.open(c == b'{'),
+                        // The call's argument is the value if the text ends with `)`.
+                        Some(false) if self.call_arg.is_some() => return self.freeze(),
                         Some(false) => {}
                     }
                 }
@@ -936,6 +950,13 @@ impl Parser {
                                 self.bare_key_start = Some((self.pos + colon, self.pos));
                             }
                             Some(None) => {}
+                        }
+                        if self.text_start {
+                            match call_arg_at(rest) {
+                                None => return Step::Wait,
+                                Some(Some(arg)) => self.call_arg = Some(self.pos + arg),
+                                Some(None) => {}
+                            }
                         }
                     }
                 }
@@ -2031,6 +2052,38 @@ fn is_ident_start(b: u8) -> bool {
 
 fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'-' || b >= 0x80
+}
+
+/// Where the argument starts when `b` starts with a call whose argument looks like JSON
+/// (`callback_1({`, `NumberLong(5`), as the engine's `bare_document` judges a text that is
+/// one call; `None` while the text cannot tell.
+fn call_arg_at(b: &[u8]) -> Option<Option<usize>> {
+    if !is_ident_start(*b.first()?) {
+        return Some(None);
+    }
+    let word = b
+        .iter()
+        .position(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.')))?;
+    if word == 0 || b[word] != b'(' {
+        return Some(None);
+    }
+    let arg = word + 1 + b[word + 1..].iter().position(|&c| !is_space(c))?;
+    let rest = &b[arg..];
+    let json = match rest[0] {
+        b'{' | b'[' | b'-' | b'0'..=b'9' => true,
+        _ => match quote_at(rest)? {
+            true => true,
+            false => {
+                let literal = |w: &[u8]| starts_with_partial(rest, w);
+                match (literal(b"true"), literal(b"false"), literal(b"null")) {
+                    (Some(true), _, _) | (_, Some(true), _) | (_, _, Some(true)) => true,
+                    (None, _, _) | (_, None, _) | (_, _, None) => return None,
+                    _ => false,
+                }
+            }
+        },
+    };
+    Some(json.then_some(arg))
 }
 
 /// Where the colon is when `b` starts with a bare key and its colon (`name:`, `user name:`,

@@ -712,6 +712,27 @@ fn bare_key_start_waits_for_a_brace() {
     }
 }
 
+/// A text that is one call (`callback({…});`, `NumberLong(5)`) is its argument to the
+/// engine when it ends with `)`: the stream opens that argument or nothing.
+#[test]
+fn a_call_around_the_text_is_its_argument() {
+    let cases: &[(&str, Option<Value>)] = &[
+        (r#"callback({"a": [1, 2]});"#, Some(json!({"a": [1, 2]}))),
+        ("cb({x: 1, y: [2, 3]})", Some(json!({"x": 1, "y": [2, 3]}))),
+        ("cb(5, [1, 2])", None),
+        (r#"run(null, {"a": 1})"#, None),
+        ("cb({\u{11}s: ['x', 2]}, [3])", None),
+        (r#"print(hello) {"a": [1]}"#, Some(json!({"a": [1]}))),
+    ];
+    for (text, want) in cases {
+        let fin = final_value(text);
+        check_chunks(text, text, &every_byte(text), fin.as_ref());
+        let mut r = Repairer::new();
+        r.push(text);
+        assert_eq!(&r.snapshot(), want, "{text:?}");
+    }
+}
+
 /// A string that never closes ends before the layout that precedes the text's final
 /// closers (`["abc ]` is `["abc"]`), so trailing layout waits for what follows it. (The
 /// strings are longer than a key could be, so they show as they grow.)
