@@ -50,7 +50,8 @@
 //! reading all its events costs about half of what parsing it into a `serde_json::Value`
 //! does, in chunks of a kilobyte or more; each push also has a fixed cost (decoding, the
 //! parser's dispatch, an append event) of a few hundred instructions, so a stream in very
-//! small pieces (16 bytes) costs about 1.4× more. See `benches/stream.rs`. A
+//! small pieces (16 bytes) costs 1.2–3× more: the most for one long string (a streamed
+//! `write_file` call), whose bytes cost little otherwise. See `benches/stream.rs`. A
 //! [`Repairer::snapshot`] is proportional to the value's size: build one when
 //! [`Repairer::revision`] moved, or follow [`Repairer::events`].
 //!
