@@ -13,27 +13,10 @@ use jsonheal::RepairKind;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 
-/// Whether `s` says nothing `f` contradicts: strings are prefixes, scalars equal, keys
-/// present in the same order, arrays no longer.
-fn consistent(s: &Value, f: &Value) -> bool {
-    match (s, f) {
-        (Value::String(a), Value::String(b)) => b.starts_with(a.as_str()),
-        (Value::Array(a), Value::Array(b)) => {
-            a.len() <= b.len() && a.iter().zip(b).all(|(x, y)| consistent(x, y))
-        }
-        (Value::Object(a), Value::Object(b)) => {
-            let mut last = 0;
-            a.iter().all(|(k, x)| match b.keys().position(|x| x == k) {
-                Some(i) if i >= last => {
-                    last = i;
-                    consistent(x, &b[k])
-                }
-                _ => false,
-            })
-        }
-        (a, b) => a == b,
-    }
-}
+#[path = "../../crates/jsonheal/tests/common/mod.rs"]
+mod common;
+
+use common::consistent;
 
 /// Apply one event the way a UI patches its copy; `false` when it has no place.
 fn apply(doc: &mut Option<Value>, path: &str, op: Op) -> bool {

@@ -1364,25 +1364,37 @@ impl Parser {
                 self.pos = end + 2;
                 continue;
             }
-            match escape(&rest[i..]) {
-                Escape::Wait => {
-                    self.content(&text[self.pos..end], false);
-                    self.pos = end;
-                    return PlainRun::Wait;
-                }
-                Escape::Char(c, len, json) => {
-                    self.repaired |= !json;
-                    self.arena.push_str(&text[self.pos..end]);
-                    self.arena.push(c);
-                    self.pos = end + len;
-                }
-                Escape::KeepBackslash => {
-                    self.repaired = true;
-                    self.arena.push_str(&text[self.pos..=end]);
-                    self.pos = end + 1;
-                }
+            if !self.take_escape(text, end, escape(&rest[i..]), false) {
+                return PlainRun::Wait;
             }
         }
+    }
+
+    /// The escape at `end`, decoded as `escape`, and the content before it, which is content
+    /// whatever the escape turns out to be: straight into the arena, past the hold-back of
+    /// `content`. False when the text's end cuts the escape (`pos` stays at it).
+    fn take_escape(&mut self, text: &str, end: usize, escape: Escape, key: bool) -> bool {
+        match escape {
+            Escape::Wait => {
+                self.content(&text[self.pos..end], key);
+                self.pos = end;
+                return false;
+            }
+            Escape::Char(c, len, json) => {
+                self.repaired |= !json;
+                self.release_held();
+                self.arena.push_str(&text[self.pos..end]);
+                self.arena.push(c);
+                self.pos = end + len;
+            }
+            Escape::KeepBackslash => {
+                self.repaired = true;
+                self.release_held();
+                self.arena.push_str(&text[self.pos..=end]);
+                self.pos = end + 1;
+            }
+        }
+        true
     }
 
     #[cfg(test)]
@@ -1435,27 +1447,8 @@ impl Parser {
             // `quote`, `\` and 0xE2 start characters, so `pos + i` is a char boundary.
             let end = self.pos + i;
             if rest[i] == b'\\' && !windows {
-                // What precedes an escape is content whatever the escape turns out to be:
-                // straight into the arena, past the hold-back of `content`.
-                match escape(&bytes[end..]) {
-                    Escape::Wait => {
-                        self.content(&text[self.pos..end], key);
-                        self.pos = end;
-                        return Step::Wait;
-                    }
-                    Escape::Char(c, len, json) => {
-                        self.repaired |= !json;
-                        self.release_held();
-                        self.arena.push_str(&text[self.pos..end]);
-                        self.arena.push(c);
-                        self.pos = end + len;
-                    }
-                    Escape::KeepBackslash => {
-                        self.repaired = true;
-                        self.release_held();
-                        self.arena.push_str(&text[self.pos..=end]);
-                        self.pos = end + 1;
-                    }
+                if !self.take_escape(text, end, escape(&bytes[end..]), key) {
+                    return Step::Wait;
                 }
                 continue;
             }

@@ -10,6 +10,9 @@ use jsonheal::{repair, ErrorKind};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
+mod common;
+use common::consistent;
+
 /// A small deterministic generator, so one proptest seed drives all rendering choices.
 struct Rng(u64);
 
@@ -158,27 +161,6 @@ fn reply(v: &Value, rng: &mut Rng) -> String {
         out.push_str("\nLet me know if you need anything else.");
     }
     out
-}
-
-fn consistent(s: &Value, f: &Value) -> bool {
-    match (s, f) {
-        (Value::String(a), Value::String(b)) => b.starts_with(a.as_str()),
-        (Value::Array(a), Value::Array(b)) => {
-            a.len() <= b.len() && a.iter().zip(b).all(|(x, y)| consistent(x, y))
-        }
-        (Value::Object(a), Value::Object(b)) => {
-            let mut last = 0;
-            a.iter().all(|(k, x)| {
-                let Some(idx) = b.keys().position(|y| y == k) else {
-                    return false;
-                };
-                let ordered = idx >= last;
-                last = idx;
-                ordered && consistent(x, &b[k])
-            })
-        }
-        (a, b) => a == b,
-    }
 }
 
 /// Feed `text` cut at `cuts`; check every snapshot against `fin`; return the repairer.

@@ -10,7 +10,9 @@
 use jsonheal::stream::Repairer;
 use jsonheal::{repair, RepairKind};
 use proptest::prelude::*;
-use serde_json::Value;
+
+mod common;
+use common::consistent;
 
 const TOKENS: &[&str] = &[
     "{",
@@ -154,27 +156,6 @@ fn has_duplicate_keys(text: &str) -> bool {
     }
     let mut dup = Dup(false);
     serde::de::DeserializeSeed::deserialize(&mut dup, &mut de).is_ok() && dup.0
-}
-
-fn consistent(s: &Value, f: &Value) -> bool {
-    match (s, f) {
-        (Value::String(a), Value::String(b)) => b.starts_with(a.as_str()),
-        (Value::Array(a), Value::Array(b)) => {
-            a.len() <= b.len() && a.iter().zip(b).all(|(x, y)| consistent(x, y))
-        }
-        (Value::Object(a), Value::Object(b)) => {
-            let mut last = 0;
-            a.iter().all(|(k, x)| {
-                let Some(idx) = b.keys().position(|y| y == k) else {
-                    return false;
-                };
-                let ordered = idx >= last;
-                last = idx;
-                ordered && consistent(x, &b[k])
-            })
-        }
-        (a, b) => a == b,
-    }
 }
 
 proptest! {
