@@ -1891,6 +1891,13 @@ fn member_values_that_lost_their_opener() {
             // A colon inside the string, or a long string: no key.
             (r#"{"a": "b: c", "d": 1}"#, r#"{"a":"b: c","d":1}"#),
             (r#"{"t": "12:30"}"#, r#"{"t":"12:30"}"#),
+            // A concatenation counts whole: short, a key; long (as the stream has shown it),
+            // a value.
+            (r#"{"a": "x" + "b": 1}"#, r#"{"a":{"xb":1}}"#),
+            (
+                r#"{"a": "a value far longer than any key, seventy bytes or more of it" + "b": 1}"#,
+                r#"{"a":"a value far longer than any key, seventy bytes or more of itb\": 1"}"#,
+            ),
             // Bare keys: a word, `:`, a space and a value.
             (
                 r#"{"q": "x", "f": open: true, price: 2}, "n": 5}"#,

@@ -380,6 +380,9 @@ struct Parser<'a> {
     inner_quote_seen: bool,
     /// Where the string being read opened (its quote's offset).
     string_open: usize,
+    /// Where the first part of the string being read opened: a concatenation's parts
+    /// (`"a" + "b"`) make one string.
+    concat_open: usize,
     /// The depth of the object, `out.len()` and the input offset where the value being
     /// read in its member starts: a member value that turns out to have lost its `{` or `[`
     /// gets it there (`open_object_in_member`).
@@ -844,6 +847,7 @@ impl<'a> Parser<'a> {
             string_end: None,
             inner_quote_seen: false,
             string_open: 0,
+            concat_open: 0,
             member_value_out: (0, 0, 0),
             key_input_start: 0,
             truncated: false,
@@ -3456,6 +3460,9 @@ impl<'a> Parser<'a> {
         }
         self.inner_quote_seen = false;
         self.string_open = open;
+        if !continued {
+            self.concat_open = open;
+        }
         // `"C:\new\data"`: in a Windows path every backslash is a separator, even where it
         // would make a valid escape.
         let p = self.pos;
@@ -4123,8 +4130,9 @@ impl<'a> Parser<'a> {
     /// are this short (`stream::KEY_LIKE_LEN`).
     fn key_like_string_before(&self, after: usize) -> bool {
         let b = self.src;
+        // All of a concatenation (`"a" + "b":`) counts, as the stream has shown it.
         let content = b
-            .get(self.string_open + 1..after.saturating_sub(1))
+            .get(self.concat_open + 1..after.saturating_sub(1))
             .unwrap_or_default();
         if self.inner_quote_seen
             || content.len() > crate::stream::KEY_LIKE_LEN
