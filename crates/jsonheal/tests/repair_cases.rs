@@ -1898,6 +1898,11 @@ fn member_values_that_lost_their_opener() {
                 r#"{"a": "a value far longer than any key, seventy bytes or more of it" + "b": 1}"#,
                 r#"{"a":"a value far longer than any key, seventy bytes or more of itb\": 1"}"#,
             ),
+            // An inner quote in any part: no key either.
+            (
+                r#"{"a": "say "hi" now" + "b": 1}"#,
+                r#"{"a":"say \"hi\" nowb\": 1"}"#,
+            ),
             // Bare keys: a word, `:`, a space and a value.
             (
                 r#"{"q": "x", "f": open: true, price: 2}, "n": 5}"#,

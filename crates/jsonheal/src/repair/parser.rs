@@ -3458,9 +3458,10 @@ impl<'a> Parser<'a> {
         if !continued {
             self.out.push(b'"');
         }
-        self.inner_quote_seen = false;
         self.string_open = open;
         if !continued {
+            // A concatenation's parts are one string: an inner quote in any part counts.
+            self.inner_quote_seen = false;
             self.concat_open = open;
         }
         // `"C:\new\data"`: in a Windows path every backslash is a separator, even where it
