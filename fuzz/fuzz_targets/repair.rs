@@ -15,7 +15,9 @@ fuzz_target!(|data: &[u8]| {
     let result = jsonheal::repair(&input);
 
     if let Ok(r) = &result {
-        if let Err(e) = serde_json::from_str::<serde_json::Value>(&r.text) {
+        // Syntax only: a `Value` would also refuse valid JSON that spells serde_json's
+        // private number key (`{"$serde_json::private::Number": …}`).
+        if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(&r.text) {
             panic!("Ok but not JSON ({e}): {input:?} -> {:?}", r.text);
         }
         for rep in &r.repairs {
