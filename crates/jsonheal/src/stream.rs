@@ -1235,6 +1235,11 @@ impl Parser {
         let closes = match bytes[self.pos] {
             // Unless a quote right after the closers ends the string (the engine's rule).
             // Either way the withheld end is content: show it while that is undecided.
+            // A wrong closer after a held-back string: the engine drops it and may read
+            // the string as a key after all (`{"a": "b"]: 1}` is `{"a": {"b": 1}}`).
+            b'}' | b']' if self.deferred.is_some() && (bytes[self.pos] == b'}') != object => {
+                return self.freeze();
+            }
             b'}' | b']' => {
                 // A held-back string is no key and no first element of an array: its
                 // quote closes it, or it is content, and then the string holds an inner

@@ -777,6 +777,11 @@ fn uncertain_input_freezes_instead_of_guessing() {
         (r#"{"a": "b": 1}"#, Some(json!({}))),
         (r#""a": 1, "b": 2}"#, None),
         ("```json\n{\"a\": 1\n```", Some(json!({}))),
+        // A wrong closer after a short string: the engine drops it, and a colon after it
+        // makes the string a key (`{"a": {"b": 1}}`, `[{"ab": "am"}]`).
+        (r#"{"a": "b"]: 1}"#, Some(json!({}))),
+        (r#"["ab"}+:am]"#, Some(json!([]))),
+        (r#"{"a": ["b"}: 1]}"#, Some(json!({"a": []}))),
     ];
     for (text, want) in cases {
         let mut r = Repairer::new();
