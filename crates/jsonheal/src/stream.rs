@@ -2428,15 +2428,15 @@ fn cuttable(b: u8) -> bool {
 /// - from the last line break, when only cuttable bytes follow it;
 /// - in a member value, from the trailing spaces and a `,` before them;
 /// - from the trailing layout (should a closer end the text after it: `["value ]`);
-/// - from the trailing run of layout and closers, when it holds a closer.
+/// - from the trailing run of layout, closers and commas, when it holds a closer (the closers
+///   may end the text, or come before the next key of an object around: `"y], "b": 1`).
 fn held_from(s: &str, member: bool) -> usize {
     let b = s.as_bytes();
     let mut keep = b.len();
     let mut last_line_break = None;
-    // Where the trailing spaces start, the trailing layout, and the trailing
-    // layout-and-closers run.
+    // Where the trailing spaces start, the trailing layout, and the whole trailing run.
     let (mut spaces, mut layout, mut closers) = (b.len(), b.len(), b.len());
-    let (mut in_spaces, mut in_layout, mut in_closers, mut closer_seen) = (true, true, true, false);
+    let (mut in_spaces, mut in_layout, mut closer_seen) = (true, true, false);
     for (i, &c) in b.iter().enumerate().rev() {
         if !cuttable(c) {
             break;
@@ -2452,11 +2452,8 @@ fn held_from(s: &str, member: bool) -> usize {
         if in_layout {
             layout = i;
         }
-        in_closers &= c != b',';
-        if in_closers {
-            closers = i;
-            closer_seen |= matches!(c, b'}' | b']');
-        }
+        closers = i;
+        closer_seen |= matches!(c, b'}' | b']');
     }
     if let Some(line_break) = last_line_break {
         keep = line_break;
@@ -2909,13 +2906,10 @@ mod tests {
             .take_while(|&&c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'))
             .count();
         keep = keep.min(b.len() - layout);
-        // Closers (and layout) at the end: if the text ends there, they close what is open and
-        // the engine ends the string before them (`{"key": ["value]}`).
-        let run = b
-            .iter()
-            .rev()
-            .take_while(|&&c| matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'}' | b']'))
-            .count();
+        // Closers (with layout and commas) at the end: if the text ends there, they close what
+        // is open (`{"key": ["value]}`); if a key follows, they close containers before it
+        // (`"y], "b": 1`); either way the engine ends the string before them.
+        let run = b.iter().rev().take_while(|&&c| cuttable(c)).count();
         if b[b.len() - run..].iter().any(|&c| matches!(c, b'}' | b']')) {
             keep = keep.min(b.len() - run);
         }

@@ -2326,3 +2326,61 @@ fn yaml_list_markers_and_mustache_sections() {
         ],
     );
 }
+
+/// A string value that lost its closing quote right before the closers of its containers,
+/// then a comma and the next key of an object around them: the closers are structure. Not
+/// when the string holds an opener of its own (code, whose closers are content), nor when the
+/// closers do not lead to an object.
+#[test]
+fn lost_quotes_before_closers_and_the_next_key() {
+    run(
+        "lost quotes before closers",
+        &[
+            (r#"{"a": ["x", "y], "b": 1}"#, r#"{"a":["x","y"],"b":1}"#),
+            (r#"{"a": {"b": "x}, "c": 1}"#, r#"{"a":{"b":"x"},"c":1}"#),
+            (
+                r#"{"a": [{"b": "x}], "c": 1}"#,
+                r#"{"a":[{"b":"x"}],"c":1}"#,
+            ),
+            (
+                r#"{"a": [{"b": "x} ] , "c": 1}"#,
+                r#"{"a":[{"b":"x"}],"c":1}"#,
+            ),
+            (
+                r#"{"user": {"tags": ["admin", "ops], "name": "Ana"}}"#,
+                r#"{"user":{"tags":["admin","ops"],"name":"Ana"}}"#,
+            ),
+            // Code whose braces are its own.
+            (
+                r#"{"call": {"content": "if (x) { y }, "path": "a"}}"#,
+                r#"{"call":{"content":"if (x) { y }","path":"a"}}"#,
+            ),
+            // The closer ends an object inside an array: no key of that array follows.
+            (
+                r#"{"a": [{"b": "x}, "c": 1}"#,
+                r#"{"a":[{"b":"x}","c":1}]}"#,
+            ),
+            // The closer ends the root: what follows is not a member.
+            (r#"["see [1], "b": 2]"#, r#"["see [1], \"b\": 2"]"#),
+        ],
+    );
+    assert!(kinds(r#"{"a": ["x", "y], "b": 1}"#).contains(&RepairKind::MissingQuote));
+}
+
+/// A colon after a string element makes it a key only when the string is as short as a key
+/// and on one line (the stream shows longer ones as they come): else the colon is dropped.
+#[test]
+fn long_elements_before_a_colon_stay_elements() {
+    let long = "y".repeat(80);
+    run(
+        "long elements before a colon",
+        &[
+            (
+                &format!("[\"{long}\" // c\n: 1]"),
+                &format!("[\"{long}\",1]"),
+            ),
+            ("[\"a\" // c\n: 1]", r#"[{"a":1}]"#),
+            (r#"{"t": ["a", "n": 2}"#, r#"{"t":["a"],"n":2}"#),
+        ],
+    );
+}

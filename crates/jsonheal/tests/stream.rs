@@ -759,6 +759,35 @@ fn trailing_layout_waits_for_what_follows() {
     }
 }
 
+/// Closers and a comma at a string's end may come before the next key of an object around:
+/// the engine then ends the string before them (`"y], "b": 1`), so the stream holds them
+/// back until what follows shows they are content.
+#[test]
+fn trailing_closers_and_commas_wait_for_what_follows() {
+    let long = "a string longer than any key the stream holds back, seventy bytes or so";
+    let cases: &[(String, Value)] = &[
+        (
+            format!("{{\"a\": [\"x\", \"{long}], \"b\": 1}}"),
+            json!({"a": ["x", long], "b": 1}),
+        ),
+        (
+            format!("{{\"a\": {{\"b\": \"{long}}}, \"c\": 1}}"),
+            json!({"a": {"b": long}, "c": 1}),
+        ),
+        (
+            format!("{{\"a\": [{{\"b\": \"{long}}} ] , \"c\": 1}}"),
+            json!({"a": [{"b": long}], "c": 1}),
+        ),
+        (format!("[\"{long}], x\"]"), json!([format!("{long}], x")])),
+        // A colon after a long element does not make it a key.
+        (format!("[\"{long}\" // c\n: 1]"), json!([long, 1])),
+    ];
+    for (text, want) in cases {
+        assert_eq!(final_value(text).as_ref(), Some(want), "{text:?}");
+        check_chunks(text, text, &every_byte(text), Some(want));
+    }
+}
+
 #[test]
 fn uncertain_input_freezes_instead_of_guessing() {
     let cases: &[(&str, Option<Value>)] = &[

@@ -357,6 +357,9 @@ enum StrEnd {
     Inner,
     /// The quote opens the next key: the string lost its closing quote before it.
     Unterminated,
+    /// The quote opens the next key of an object around the string's containers: the
+    /// string lost its closing quote before the closers at this offset (`"y], "b": 1`).
+    UnterminatedBeforeClosers(usize),
 }
 
 struct Parser<'a> {
@@ -383,6 +386,8 @@ struct Parser<'a> {
     /// Where the first part of the string being read opened: a concatenation's parts
     /// (`"a" + "b"`) make one string.
     concat_open: usize,
+    /// Just past the closing quote of the last string that closed there.
+    string_close: usize,
     /// The depth of the object, `out.len()` and the input offset where the value being
     /// read in its member starts: a member value that turns out to have lost its `{` or `[`
     /// gets it there (`open_object_in_member`).
@@ -848,6 +853,7 @@ impl<'a> Parser<'a> {
             inner_quote_seen: false,
             string_open: 0,
             concat_open: 0,
+            string_close: 0,
             member_value_out: (0, 0, 0),
             key_input_start: 0,
             truncated: false,
@@ -2747,7 +2753,11 @@ impl<'a> Parser<'a> {
                     _ => self.record(RepairKind::InvalidCharacter, plus..plus + 1),
                 }
             }
-            b':' if top == Some(FrameKind::Array) && self.string_end == Some(self.out.len()) => {
+            // Only a string that reads as a key: the stream shows a longer one as it comes.
+            b':' if top == Some(FrameKind::Array)
+                && self.string_end == Some(self.out.len())
+                && self.closed_string_is_key_length() =>
+            {
                 self.key_in_array(mode);
             }
             b':' if self.string_end == Some(self.out.len())
@@ -3550,7 +3560,10 @@ impl<'a> Parser<'a> {
                     && q == Quote::Double
                     && ctx == StrCtx::Value
                     && embedded.open_at(b, i)
-                    && (end_kind == StrEnd::Unterminated || self.separator_follows(i + len))
+                    && (matches!(
+                        end_kind,
+                        StrEnd::Unterminated | StrEnd::UnterminatedBeforeClosers(_)
+                    ) || self.separator_follows(i + len))
                 {
                     end_kind = StrEnd::Inner;
                 }
@@ -3563,6 +3576,7 @@ impl<'a> Parser<'a> {
                 match end_kind {
                     StrEnd::Close => {
                         self.pos = i + len;
+                        self.string_close = self.pos;
                         self.out.push(b'"');
                         self.string_end = Some(self.out.len());
                         return Ok(true);
@@ -3579,6 +3593,31 @@ impl<'a> Parser<'a> {
                         self.out.push(b'"');
                         self.string_end = Some(self.out.len());
                         return Ok(true);
+                    }
+                    StrEnd::UnterminatedBeforeClosers(k) => {
+                        // The closers, the comma and the spaces were copied as content:
+                        // take them back and read them again as structure.
+                        let written = i - k;
+                        if self.out.len() >= written
+                            && self
+                                .out
+                                .slice(self.out.len() - written..self.out.len())
+                                .as_bytes()
+                                == &b[k..i]
+                        {
+                            self.out.truncate(self.out.len() - written);
+                            self.record(RepairKind::MissingQuote, k..k);
+                            self.out.push(b'"');
+                            self.string_end = Some(self.out.len());
+                            self.pos = k;
+                            return Ok(true);
+                        }
+                        // Not copied as written (never expected): the quote is content.
+                        self.inner_quote_seen = true;
+                        self.record(RepairKind::InnerQuote, i..i + len);
+                        self.out.push_str("\\\"");
+                        self.pos = i + len;
+                        continue;
                     }
                     StrEnd::Inner => {
                         self.inner_quote_seen = true;
@@ -4108,14 +4147,68 @@ impl<'a> Parser<'a> {
             // `["x" y]`.
             return StrEnd::Close;
         }
+        let quote = after - 1;
+        // `{"a": ["x", "y], "b": 2}`: this quote opens a key of the object around the
+        // string's containers, so the string lost its closing quote before their closers.
+        if q == Quote::Double {
+            if let Some(k) = self.closers_before_next_key(quote) {
+                return StrEnd::UnterminatedBeforeClosers(k);
+            }
+        }
         // `{"a": "x, "b": 2}`: this quote opens the next key, so the string lost its closing
         // quote before the separator that precedes it.
-        let quote = after - 1;
         if in_object && q == Quote::Double && self.key_follows(quote) && self.after_separator(quote)
         {
             return StrEnd::Unterminated;
         }
         StrEnd::Inner
+    }
+
+    /// Where the closers start in `…y], "b":` when the quote at `quote` opens a key (its
+    /// colon right after it) and, before it, a comma and a run of closers end the open
+    /// containers up to an object: the string being read lost its closing quote before
+    /// them. Not when the string holds an opener of its own (`"if (x) { y }, "k": 1`: code,
+    /// whose closers are content).
+    fn closers_before_next_key(&self, quote: usize) -> Option<usize> {
+        let b = self.src;
+        let mut k = quote;
+        while k > self.string_open && matches!(b[k - 1], b' ' | b'\t') {
+            k -= 1;
+        }
+        if k <= self.string_open || b[k - 1] != b',' {
+            return None;
+        }
+        k -= 1;
+        let comma = k;
+        while k > self.string_open && matches!(b[k - 1], b'}' | b']' | b' ' | b'\t') {
+            k -= 1;
+        }
+        let closers = &b[k..comma];
+        if !closers.iter().any(|&c| c != b' ' && c != b'\t')
+            || b[self.string_open + 1..k]
+                .iter()
+                .any(|&c| matches!(c, b'{' | b'['))
+        {
+            return None;
+        }
+        // Each closer ends the innermost container left, and an object remains for the key.
+        let mut open = self.stack.iter().rev();
+        for &c in closers.iter().filter(|&&c| c != b' ' && c != b'\t') {
+            let want = if c == b'}' {
+                FrameKind::Object
+            } else {
+                FrameKind::Array
+            };
+            if open.next().map(|f| f.kind) != Some(want) {
+                return None;
+            }
+        }
+        if open.next().map(|f| f.kind) != Some(FrameKind::Object) {
+            return None;
+        }
+        let after_key = self.scan_quoted(quote, Quote::Double, LOOKAHEAD)?;
+        let m = self.skip_layout_ahead(after_key);
+        (m < self.end && b[m] == b':').then_some(k)
     }
 
     /// Whether the string element that ends just before `after` is a key after all: it is
@@ -4124,6 +4217,16 @@ impl<'a> Parser<'a> {
     /// elements back while they are this short (`stream::KEY_LIKE_LEN`).
     fn key_in_open_array(&self, after: usize) -> bool {
         self.top_kind() == Some(FrameKind::Array) && self.key_like_string_before(after)
+    }
+
+    /// Whether the string that closed last (all of a concatenation) is as short as a key
+    /// and on one line (`stream::KEY_LIKE_LEN`).
+    fn closed_string_is_key_length(&self) -> bool {
+        let content = self
+            .src
+            .get(self.concat_open + 1..self.string_close.saturating_sub(1))
+            .unwrap_or_default();
+        content.len() <= crate::stream::KEY_LIKE_LEN && !content.contains(&b'\n')
     }
 
     /// Whether the string that ends just before `after` reads as a key: it is short and on
