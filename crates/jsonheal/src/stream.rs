@@ -1572,8 +1572,8 @@ impl Parser {
     /// `held` while the engine could still cut the string there: from a raw line break
     /// followed only by spaces, closers and commas (at the end of the input, `"bar\n}` ends
     /// the string at its line break), trailing layout (`["x ]` ends it before the space),
-    /// and, in a member value, a trailing `,` and spaces (`{"a": "x, "b": 1}` ends the string
-    /// before them).
+    /// and, in a member value, a trailing `,` and layout (`{"a": "x, "b": 1}` ends the string
+    /// before them), and a run of closers and commas (see `held_from`).
     ///
     /// The content goes to the arena only; the caller reports the growth (`grew`).
     fn content(&mut self, s: &str, key: bool) {
@@ -2426,7 +2426,7 @@ fn cuttable(b: u8) -> bool {
 /// holds back part of the run of cuttable bytes at the very end, so one backward pass over
 /// that run decides them all:
 /// - from the last line break, when only cuttable bytes follow it;
-/// - in a member value, from the trailing spaces and a `,` before them;
+/// - in a member value, from the trailing layout and a `,` before it (`"Ada,\n  "age": 3`);
 /// - from the trailing layout (should a closer end the text after it: `["value ]`);
 /// - from the trailing run of layout, closers and commas, when it holds a closer (the closers
 ///   may end the text, or come before the next key of an object around: `"y], "b": 1`).
@@ -2434,19 +2434,15 @@ fn held_from(s: &str, member: bool) -> usize {
     let b = s.as_bytes();
     let mut keep = b.len();
     let mut last_line_break = None;
-    // Where the trailing spaces start, the trailing layout, and the whole trailing run.
-    let (mut spaces, mut layout, mut closers) = (b.len(), b.len(), b.len());
-    let (mut in_spaces, mut in_layout, mut closer_seen) = (true, true, false);
+    // Where the trailing layout starts, and the whole trailing run.
+    let (mut layout, mut closers) = (b.len(), b.len());
+    let (mut in_layout, mut closer_seen) = (true, false);
     for (i, &c) in b.iter().enumerate().rev() {
         if !cuttable(c) {
             break;
         }
         if c == b'\n' && last_line_break.is_none() {
             last_line_break = Some(i);
-        }
-        in_spaces &= c == b' ';
-        if in_spaces {
-            spaces = i;
         }
         in_layout &= matches!(c, b' ' | b'\t' | b'\r' | b'\n');
         if in_layout {
@@ -2459,10 +2455,10 @@ fn held_from(s: &str, member: bool) -> usize {
         keep = line_break;
     }
     if member {
-        let body = if spaces > 0 && b[spaces - 1] == b',' {
-            spaces - 1
+        let body = if layout > 0 && b[layout - 1] == b',' {
+            layout - 1
         } else {
-            spaces
+            layout
         };
         keep = keep.min(body);
     }
@@ -2895,7 +2891,7 @@ mod tests {
             }
         }
         if member {
-            let body = s.trim_end_matches(' ');
+            let body = s.trim_end_matches([' ', '\t', '\r', '\n']);
             keep = keep.min(body.strip_suffix(',').unwrap_or(body).len());
         }
         // Layout at the end: should the text end with a closer after it, the engine ends the

@@ -2384,3 +2384,37 @@ fn long_elements_before_a_colon_stay_elements() {
         ],
     );
 }
+
+/// A value that lost its closing quote before `,` at the end of a line, the next key on the
+/// next line: the comma and the line break are the separator, not content.
+#[test]
+fn lost_quotes_before_a_comma_and_a_line_break() {
+    run(
+        "lost quotes before a comma and a line break",
+        &[
+            (
+                "{\"name\": \"Ada,\n  \"age\": 3}",
+                r#"{"name":"Ada","age":3}"#,
+            ),
+            (
+                "{\"name\": \"Ada,\r\n  \"age\": 3}",
+                r#"{"name":"Ada","age":3}"#,
+            ),
+            (
+                "{\"name\": \"Ada,\t\n\"age\": 3}",
+                r#"{"name":"Ada","age":3}"#,
+            ),
+            (
+                "{\"a\": \"multi\nline,\n  \"b\": 1}",
+                r#"{"a":"multi\nline","b":1}"#,
+            ),
+            // Only one comma is the separator.
+            ("{\"a\": \"x,,\n \"b\": 1}", r#"{"a":"x,","b":1}"#),
+        ],
+    );
+    // The line break is gone from the value, and so is its repair.
+    assert_eq!(
+        kinds("{\"name\": \"Ada,\n  \"age\": 3}"),
+        vec![RepairKind::MissingQuote, RepairKind::MissingComma]
+    );
+}

@@ -779,6 +779,15 @@ fn trailing_closers_and_commas_wait_for_what_follows() {
             json!({"a": [{"b": long}], "c": 1}),
         ),
         (format!("[\"{long}], x\"]"), json!([format!("{long}], x")])),
+        // A comma and a line break before the next key: the value lost its quote there.
+        (
+            format!("{{\"a\": \"{long},\n  \"b\": 1}}"),
+            json!({"a": long, "b": 1}),
+        ),
+        (
+            format!("{{\"a\": \"{long}\nmore,\r\n\t\"b\": 1}}"),
+            json!({"a": format!("{long}\nmore"), "b": 1}),
+        ),
         // A colon after a long element does not make it a key.
         (format!("[\"{long}\" // c\n: 1]"), json!([long, 1])),
     ];

@@ -3582,13 +3582,7 @@ impl<'a> Parser<'a> {
                         return Ok(true);
                     }
                     StrEnd::Unterminated => {
-                        // Trim the content's trailing spaces and one comma, close it here.
-                        while matches!(self.out.last(), Some(b' ' | b'\t')) {
-                            self.out.pop_ascii();
-                        }
-                        if self.out.last() == Some(b',') {
-                            self.out.pop_ascii();
-                        }
+                        self.trim_separator_before(i);
                         self.record(RepairKind::MissingQuote, i..i);
                         self.out.push(b'"');
                         self.string_end = Some(self.out.len());
@@ -4488,6 +4482,52 @@ impl<'a> Parser<'a> {
             Some(b'/') => matches!(self.byte(k + 1), Some(b'/' | b'*')),
             Some(b'#') => self.byte(k + 1).is_none_or(|n| is_ws(n) || n == b'#'),
             _ => false,
+        }
+    }
+
+    /// The string being read lost its closing quote before the separator ending at `i`:
+    /// take its trailing layout (line breaks too: `"Ada,\n  "age": 3`) and one comma before
+    /// that back out of the content, with the repairs of the control characters among them.
+    fn trim_separator_before(&mut self, i: usize) {
+        let b = self.src;
+        // Each byte's length as written into the string: a raw control character escaped.
+        let written = |c: u8| {
+            if matches!(c, b'\n' | b'\r' | b'\t') {
+                2
+            } else {
+                1
+            }
+        };
+        let mut k = i;
+        while k > self.string_open + 1 && matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            k -= 1;
+        }
+        if k > self.string_open + 1 && b[k - 1] == b',' {
+            k -= 1;
+        }
+        let n: usize = b[k..i].iter().map(|&c| written(c)).sum();
+        let expected = b[k..i].iter().flat_map(|&c| match c {
+            b'\n' => *b"\\n",
+            b'\r' => *b"\\r",
+            b'\t' => *b"\\t",
+            c => [c, 0],
+        });
+        let len = self.out.len();
+        let tail = self.out.slice(len.saturating_sub(n)..len).as_bytes();
+        if len < n || !tail.iter().copied().eq(expected.filter(|&c| c != 0)) {
+            // Not written as read (never expected): trim spaces and a comma only.
+            while matches!(self.out.last(), Some(b' ' | b'\t')) {
+                self.out.pop_ascii();
+            }
+            if self.out.last() == Some(b',') {
+                self.out.pop_ascii();
+            }
+            return;
+        }
+        self.out.truncate(len - n);
+        let control = |r: &Repair| r.kind() == RepairKind::ControlCharacter && r.span().start >= k;
+        while self.repairs.last().is_some_and(control) {
+            self.repairs.pop();
         }
     }
 
