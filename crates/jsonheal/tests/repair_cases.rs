@@ -2418,3 +2418,22 @@ fn lost_quotes_before_a_comma_and_a_line_break() {
         vec![RepairKind::MissingQuote, RepairKind::MissingComma]
     );
 }
+
+/// `"a" + /* …` with a comment that never ends: a quote far inside it is no next part (the
+/// look-ahead stops inside the comment; found by fuzzing, where it cut a character).
+#[test]
+fn a_plus_before_an_unterminated_comment_joins_nothing() {
+    // The look-ahead (256 bytes from after the `+`) ends right on the quote.
+    let filler = "x".repeat(253);
+    let input = format!("\"a\" + /*{filler}\" + b\"");
+    assert_eq!(input.as_bytes()[261], b'"');
+    let got = repair(&input).unwrap();
+    assert_eq!(got.value().unwrap(), Value::String("a".into()));
+    run(
+        "a plus before a comment",
+        &[
+            (r#""x" /* a */ + /* c */ "y""#, r#""xy""#),
+            (r#""x" + "y""#, r#""xy""#),
+        ],
+    );
+}

@@ -1537,14 +1537,23 @@ impl<'a> Parser<'a> {
             return false;
         }
         let k = self.skip_layout_ahead(plus + 1);
-        let Some(q) = quote_at(b, k) else {
+        let Some(q) = quote_at(b, k).filter(|_| k < self.end) else {
             return false;
         };
-        self.out.pop_ascii();
+        // The look-ahead stops inside a comment it cannot see the end of; reading the layout
+        // for real must land on the same quote, or there is no next part.
+        let (pos, end, repairs) = (self.pos, self.end, self.repairs.len());
         self.skip_ws();
-        self.record(RepairKind::Concatenation, plus..plus + 1);
+        let at_plus = self.pos == plus;
         self.pos = plus + 1;
         self.skip_ws();
+        if !at_plus || self.pos != k || self.end != end {
+            (self.pos, self.end) = (pos, end);
+            self.repairs.truncate(repairs);
+            return false;
+        }
+        self.out.pop_ascii();
+        self.record(RepairKind::Concatenation, plus..plus + 1);
         // Errors cannot happen in a string outside any container; treat one as the end.
         self.parse_string(q, StrCtx::TopLevel, true).is_ok()
     }
