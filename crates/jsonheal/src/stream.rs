@@ -17,8 +17,8 @@
 //! and judges them by the same rules: whether a closing quote ends its string (what follows
 //! it: `,` then a key, a closer, a comment), whether a bracket in prose opens JSON, whether
 //! a string is a Windows path (`C:\new` keeps its backslashes). So a string value appears a
-//! few bytes after its quote, and a string's trailing spaces (and a member value's trailing
-//! `, `) are withheld until what follows shows they are content. A short string (up to 64 bytes, on one line) appears once
+//! few bytes after its quote, and a string's trailing spaces (and a trailing `,` before
+//! them) are withheld until what follows shows they are content. A short string (up to 64 bytes, on one line) appears once
 //! what follows its closing quote shows it is a value: until then it may be a key whose
 //! array lost its `]` or whose object lost its `{` (`{"user": "name": "Ana"}`), or, as a
 //! member's value, the first element of an array that lost its `[` (`{"tags": "a", "b"]}`);
@@ -614,8 +614,6 @@ struct Parser {
     current: usize,
     current_path: String,
     current_path_known: bool,
-    /// Whether the string value being read is an object member's (see `content`).
-    member: bool,
     /// Whether the single-quoted string being read holds a `"` (only the first may close
     /// it, as the engine reads it).
     double_quote_seen: bool,
@@ -691,7 +689,6 @@ impl Parser {
             current: 0,
             current_path: String::new(),
             current_path_known: false,
-            member: false,
             double_quote_seen: false,
             held: String::new(),
             string_end: None,
@@ -1572,8 +1569,8 @@ impl Parser {
     /// `held` while the engine could still cut the string there: from a raw line break
     /// followed only by spaces, closers and commas (at the end of the input, `"bar\n}` ends
     /// the string at its line break), trailing layout (`["x ]` ends it before the space),
-    /// and, in a member value, a trailing `,` and layout (`{"a": "x, "b": 1}` ends the string
-    /// before them), and a run of closers and commas (see `held_from`).
+    /// a trailing `,` and layout (`{"a": "x, "b": 1}` ends the string before them), and a run
+    /// of closers and commas (see `held_from`).
     ///
     /// The content goes to the arena only; the caller reports the growth (`grew`).
     fn content(&mut self, s: &str, key: bool) {
@@ -1590,7 +1587,7 @@ impl Parser {
             }
             self.release_held();
         }
-        let keep = held_from(s, self.member);
+        let keep = held_from(s);
         match s.split_at_checked(keep) {
             Some((shown, "")) => self.arena.push_str(shown),
             Some((shown, held)) => {
@@ -1874,7 +1871,6 @@ impl Parser {
             self.current = id;
             self.current_path_known = false;
         }
-        self.member = self.stack.last().is_some_and(|f| f.object);
         self.double_quote_seen = false;
         self.held.clear();
         self.pos += 1;
@@ -2426,11 +2422,12 @@ fn cuttable(b: u8) -> bool {
 /// holds back part of the run of cuttable bytes at the very end, so one backward pass over
 /// that run decides them all:
 /// - from the last line break, when only cuttable bytes follow it;
-/// - in a member value, from the trailing layout and a `,` before it (`"Ada,\n  "age": 3`);
+/// - from the trailing layout and a `,` before it (`"Ada,\n  "age": 3` in an object,
+///   `"two,\n  "three"` in an array);
 /// - from the trailing layout (should a closer end the text after it: `["value ]`);
 /// - from the trailing run of layout, closers and commas, when it holds a closer (the closers
 ///   may end the text, or come before the next key of an object around: `"y], "b": 1`).
-fn held_from(s: &str, member: bool) -> usize {
+fn held_from(s: &str) -> usize {
     let b = s.as_bytes();
     let mut keep = b.len();
     let mut last_line_break = None;
@@ -2454,13 +2451,8 @@ fn held_from(s: &str, member: bool) -> usize {
     if let Some(line_break) = last_line_break {
         keep = line_break;
     }
-    if member {
-        let body = if layout > 0 && b[layout - 1] == b',' {
-            layout - 1
-        } else {
-            layout
-        };
-        keep = keep.min(body);
+    if layout > 0 && b[layout - 1] == b',' {
+        keep = keep.min(layout - 1);
     }
     if closer_seen {
         keep = keep.min(closers);
@@ -2878,7 +2870,7 @@ mod tests {
     }
 
     /// The rules of `held_from` one by one, as first written.
-    fn held_from_reference(s: &str, member: bool) -> usize {
+    fn held_from_reference(s: &str) -> usize {
         let b = s.as_bytes();
         let mut keep = s.len();
         // Every rule below holds back a run of cuttable bytes at the very end.
@@ -2890,10 +2882,10 @@ mod tests {
                 keep = nl;
             }
         }
-        if member {
-            let body = s.trim_end_matches([' ', '\t', '\r', '\n']);
-            keep = keep.min(body.strip_suffix(',').unwrap_or(body).len());
-        }
+        // A comma before trailing layout: the separator, should the string have lost its
+        // closing quote before it (`"x,\n  "b": 1`).
+        let body = s.trim_end_matches([' ', '\t', '\r', '\n']);
+        keep = keep.min(body.strip_suffix(',').unwrap_or(body).len());
         // Layout at the end: should the text end with a closer after it, the engine ends the
         // string before both (`["value ]`).
         let layout = b
@@ -2918,10 +2910,9 @@ mod tests {
         fn held_from_agrees_with_its_rules(
             s in proptest::collection::vec(proptest::sample::select(
                 vec!["a", " ", ",", "\n", "}", "]", "\t", "\r", "é"]), 0..12),
-            member in proptest::bool::ANY,
         ) {
             let s = s.concat();
-            proptest::prop_assert_eq!(held_from(&s, member), held_from_reference(&s, member));
+            proptest::prop_assert_eq!(held_from(&s), held_from_reference(&s));
         }
     }
 

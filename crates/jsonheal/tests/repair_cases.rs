@@ -2437,3 +2437,38 @@ fn a_plus_before_an_unterminated_comment_joins_nothing() {
         ],
     );
 }
+
+/// An element that lost its closing quote at the end of its line, the next element's quote
+/// first on the next line: the string ends at the line's end (a comma there is the
+/// separator). Not when the text before was already on several lines, nor when the quoted
+/// words are followed by more text (a quote inside prose).
+#[test]
+fn elements_that_lost_their_quote_at_the_line_end() {
+    run(
+        "elements that lost their quote at the line end",
+        &[
+            (
+                "{\n  \"steps\": [\n    \"one\",\n    \"two,\n    \"three\"\n  ]\n}",
+                r#"{"steps":["one","two","three"]}"#,
+            ),
+            (
+                "{\n  \"steps\": [\n    \"one\",\n    \"two\n    \"three\"\n  ]\n}",
+                r#"{"steps":["one","two","three"]}"#,
+            ),
+            ("[\n  \"a\n  \"b\",\n  \"c\"\n]", r#"["a","b","c"]"#),
+            (
+                "[\"one\",\r\n\"two\r\n\"three\"]",
+                r#"["one","two","three"]"#,
+            ),
+            (
+                "[\"He said:\n\"hello\" and left\"]",
+                r#"["He said:\n\"hello\" and left"]"#,
+            ),
+            (
+                "[\n  \"multi\nline\n  \"b\"\n]",
+                r#"["multi\nline\n  \"b"]"#,
+            ),
+            (r#"["x, "y"]"#, r#"["x, \"y"]"#),
+        ],
+    );
+}

@@ -788,6 +788,9 @@ fn trailing_closers_and_commas_wait_for_what_follows() {
             format!("{{\"a\": \"{long}\nmore,\r\n\t\"b\": 1}}"),
             json!({"a": format!("{long}\nmore"), "b": 1}),
         ),
+        // An element that lost its quote at its line's end.
+        (format!("[\n  \"{long},\n  \"b\"\n]"), json!([long, "b"])),
+        (format!("[\"{long}\n\"b\",\"c\"]"), json!([long, "b", "c"])),
         // A colon after a long element does not make it a key.
         (format!("[\"{long}\" // c\n: 1]"), json!([long, 1])),
     ];

@@ -4158,6 +4158,14 @@ impl<'a> Parser<'a> {
                 return StrEnd::UnterminatedBeforeClosers(k);
             }
         }
+        // `["one",\n  "two,\n  "three"\n]`: this quote, first on its line, opens the next
+        // element, so the string lost its closing quote at the end of the line before.
+        if top == Some(FrameKind::Array)
+            && q == Quote::Double
+            && self.element_after_line_break(quote)
+        {
+            return StrEnd::Unterminated;
+        }
         // `{"a": "x, "b": 2}`: this quote opens the next key, so the string lost its closing
         // quote before the separator that precedes it.
         if in_object && q == Quote::Double && self.key_follows(quote) && self.after_separator(quote)
@@ -4212,6 +4220,37 @@ impl<'a> Parser<'a> {
         let after_key = self.scan_quoted(quote, Quote::Double, LOOKAHEAD)?;
         let m = self.skip_layout_ahead(after_key);
         (m < self.end && b[m] == b':').then_some(k)
+    }
+
+    /// Whether the quote at `quote` starts its line (spaces aside) and opens a whole element
+    /// on it (`"three",` or `"three"` before `]` or the next line), while the string being
+    /// read began on the line before: that string lost its closing quote at the line's end
+    /// (a comma there is the separator).
+    fn element_after_line_break(&self, quote: usize) -> bool {
+        let b = self.src;
+        let open = self.string_open;
+        let mut k = quote;
+        while k > open + 1 && matches!(b[k - 1], b' ' | b'\t') {
+            k -= 1;
+        }
+        if k <= open + 1 || b[k - 1] != b'\n' {
+            return false;
+        }
+        k -= 1;
+        if k > open + 1 && b[k - 1] == b'\r' {
+            k -= 1;
+        }
+        // One line of content before the break (more may be a multi-line text).
+        if b[open + 1..k].contains(&b'\n') {
+            return false;
+        }
+        let Some(after) = self.scan_quoted(quote, Quote::Double, LOOKAHEAD) else {
+            return false;
+        };
+        let m = self.skip_layout_ahead(after);
+        m >= self.end
+            || matches!(b[m], b',' | b']')
+            || (b[after..m].contains(&b'\n') && quote_at(b, m) == Some(Quote::Double))
     }
 
     /// Whether the string element that ends just before `after` is a key after all: it is
