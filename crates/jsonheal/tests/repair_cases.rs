@@ -2472,3 +2472,29 @@ fn elements_that_lost_their_quote_at_the_line_end() {
         ],
     );
 }
+
+/// A key that lost its closing quote before `: ` after a string value: the value's quote
+/// closes it, and the key ends at its colon, also before a container.
+#[test]
+fn keys_that_lost_their_quote_after_a_string_value() {
+    run(
+        "keys that lost their quote after a string value",
+        &[
+            (
+                r#"[{"name": "Bob", "role": "designer", "skills: []}, {"name": "Carol"}]"#,
+                r#"[{"name":"Bob","role":"designer","skills":[]},{"name":"Carol"}]"#,
+            ),
+            (
+                r#"{"model": "resnet-50", "metrics: {"loss": 1.25e-3}, "ok": true}"#,
+                r#"{"model":"resnet-50","metrics":{"loss":1.25e-3},"ok":true}"#,
+            ),
+            (
+                r#"{"name": "write_file", "arguments: {"path": "a.py"}}"#,
+                r#"{"name":"write_file","arguments":{"path":"a.py"}}"#,
+            ),
+            (r#"{"a": "b", "c: 1}"#, r#"{"a":"b","c":1}"#),
+            // No colon and space after the word: no key.
+            (r#"{"a": "x", "Note:this"}"#, r#"{"a":"x\", \"Note:this"}"#),
+        ],
+    );
+}

@@ -3793,6 +3793,8 @@ impl<'a> Parser<'a> {
             between.is_empty()
                 || (between.ends_with(b",")
                     && (self.value_starts_at(value) || self.bare_member_value_at(value)))
+                // `"skills: []}`, `"metrics: {"loss": 1}`: a container value, read as usual.
+                || (value < i && matches!(b[value], b'{' | b'['))
         };
         if !fits {
             return false;
@@ -4118,6 +4120,8 @@ impl<'a> Parser<'a> {
                     || matches!(b[k], b'}' | b']' | b'{')
                     || self.comment_at(k)
                     || self.key_follows(k)
+                    // `"role": "x", "skills: []`: the next key lost its closing quote.
+                    || self.key_without_closing_quote_at(k)
                     // `"a": "x", ... "z": 1`: an ellipsis stands for left-out members.
                     || self.starts_with(k, b"...")
                     || self.starts_with(k, "\u{2026}".as_bytes())
@@ -4251,6 +4255,29 @@ impl<'a> Parser<'a> {
         m >= self.end
             || matches!(b[m], b',' | b']')
             || (b[after..m].contains(&b'\n') && quote_at(b, m) == Some(Quote::Double))
+    }
+
+    /// Whether a key that lost its closing quote starts at `k`: `"skills: []`, a quote, a
+    /// word as short as a key, `:` and a space, then a value (as `close_key_at_colon` reads
+    /// such a key).
+    fn key_without_closing_quote_at(&self, k: usize) -> bool {
+        let b = self.src;
+        if quote_at(b, k) != Some(Quote::Double) {
+            return false;
+        }
+        let word = b[k + 1..self.end.min(k + 2 + crate::stream::KEY_LIKE_LEN)]
+            .iter()
+            .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b'$'))
+            .count();
+        let colon = k + 1 + word;
+        word > 0
+            && word <= crate::stream::KEY_LIKE_LEN
+            && b.get(colon) == Some(&b':')
+            && matches!(b.get(colon + 1), Some(b' ' | b'\t'))
+            && {
+                let m = self.skip_layout_ahead(colon + 1);
+                m < self.end && (self.value_starts_at(m) || self.bare_member_value_at(m))
+            }
     }
 
     /// Whether the string element that ends just before `after` is a key after all: it is
