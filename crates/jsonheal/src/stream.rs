@@ -1260,6 +1260,28 @@ impl Parser {
                     later => later.map(|later| !later),
                 }
             }
+            // A comment after a held-back string that the quote closes: whether the string
+            // is a key (`["a" // c` then `: 1]`) is for what follows the comment to tell, so
+            // the comment is skipped with the decision still open.
+            b'/' if self.deferred.is_some() => {
+                let (closes, comment) = match bytes.get(self.pos + 1) {
+                    None => (None, Comment::Block),
+                    Some(b'*') => (Some(self.pos > after), Comment::Block),
+                    Some(b'/') if self.pos > after => (
+                        crate::repair::string_end_on_line(bytes, self.pos, false, false)
+                            .map(|content| !content),
+                        Comment::Line,
+                    ),
+                    Some(_) => (Some(false), Comment::Block),
+                };
+                if closes == Some(true) {
+                    self.pos += 2;
+                    self.comment = Some(comment);
+                    self.repaired = true;
+                    return Step::Go;
+                }
+                closes
+            }
             b'/' => match bytes.get(self.pos + 1) {
                 None => None,
                 // A comment after spaces ends the string; a line comment not if a quote

@@ -823,6 +823,9 @@ fn uncertain_input_freezes_instead_of_guessing() {
         (r#"{"a": "b"]: 1}"#, Some(json!({}))),
         (r#"["ab"}+:am]"#, Some(json!([]))),
         (r#"{"a": ["b"}: 1]}"#, Some(json!({"a": []}))),
+        // A comment after a short string: a colon after it would make the string a key.
+        ("[\"a\" // c\n: 1]", Some(json!([]))),
+        ("{\"a\": \"x\" /* c */ : 1}", Some(json!({}))),
     ];
     for (text, want) in cases {
         let mut r = Repairer::new();
