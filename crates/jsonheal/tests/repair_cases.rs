@@ -2498,3 +2498,31 @@ fn keys_that_lost_their_quote_after_a_string_value() {
         ],
     );
 }
+
+/// A key opened by one straight quote and closed by the other, after a string value: the
+/// value's quote closes it (`"x", 'role": null`, `"x", "args': {…}`).
+#[test]
+fn mixed_quote_keys_after_a_string_value() {
+    run(
+        "mixed-quote keys after a string value",
+        &[
+            (
+                r#"[{"name": "Carol", 'role": null, "skills": ["ux"]}]"#,
+                r#"[{"name":"Carol","role":null,"skills":["ux"]}]"#,
+            ),
+            (
+                r#"{"tool": "bash", "args': {"command": "ls"}, "ok": true}"#,
+                r#"{"tool":"bash","args":{"command":"ls"},"ok":true}"#,
+            ),
+            (
+                r#"{"city": "Paris", "units':"metric", "days": [1]}"#,
+                r#"{"city":"Paris","units":"metric","days":[1]}"#,
+            ),
+            // An apostrophe in prose after a comma opens no key: no colon follows the word.
+            (
+                r#"{"a": "it is", 'twas the night', "b": 1}"#,
+                r#"{"a":"it is\", 'twas the night'","b":1}"#,
+            ),
+        ],
+    );
+}

@@ -4257,23 +4257,30 @@ impl<'a> Parser<'a> {
             || (b[after..m].contains(&b'\n') && quote_at(b, m) == Some(Quote::Double))
     }
 
-    /// Whether a key that lost its closing quote starts at `k`: `"skills: []`, a quote, a
-    /// word as short as a key, `:` and a space, then a value (as `close_key_at_colon` reads
-    /// such a key).
+    /// Whether a key that lost its closing quote, or has the other one, starts at `k`: a
+    /// quote, a word as short as a key, then `: ` (`"skills: []`, as `close_key_at_colon`
+    /// reads such a key) or the other straight quote and `:` (`'role": null`,
+    /// `"args': {`, as `parse_string` reads those), then a value.
     fn key_without_closing_quote_at(&self, k: usize) -> bool {
         let b = self.src;
-        if quote_at(b, k) != Some(Quote::Double) {
-            return false;
-        }
+        let (open, other) = match quote_at(b, k) {
+            Some(Quote::Double) => (b'"', b'\''),
+            Some(Quote::Single) => (b'\'', b'"'),
+            _ => return false,
+        };
         let word = b[k + 1..self.end.min(k + 2 + crate::stream::KEY_LIKE_LEN)]
             .iter()
             .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b'$'))
             .count();
-        let colon = k + 1 + word;
+        let mut colon = k + 1 + word;
+        let closed_by_other = b.get(colon) == Some(&other);
+        if closed_by_other {
+            colon = self.skip_layout_ahead(colon + 1);
+        }
         word > 0
             && word <= crate::stream::KEY_LIKE_LEN
             && b.get(colon) == Some(&b':')
-            && matches!(b.get(colon + 1), Some(b' ' | b'\t'))
+            && (closed_by_other || (open == b'"' && matches!(b.get(colon + 1), Some(b' ' | b'\t'))))
             && {
                 let m = self.skip_layout_ahead(colon + 1);
                 m < self.end && (self.value_starts_at(m) || self.bare_member_value_at(m))
