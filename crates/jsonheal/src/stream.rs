@@ -892,7 +892,11 @@ impl Parser {
                         let first_value = bytes[colon + 1..self.pos].iter().all(|&b| is_space(b));
                         // A `{` anywhere rules the lost `{` out: the text is prose after all.
                         let from = scanned.max(self.pos);
-                        if first_value || c == b'{' || memchr::memchr(b'{', &full[from..]).is_some()
+                        // (A fenced value is the answer whatever comes after the fence.)
+                        if first_value
+                            || self.in_fence
+                            || c == b'{'
+                            || memchr::memchr(b'{', &full[from..]).is_some()
                         {
                             self.bare_key_start = None;
                         } else {

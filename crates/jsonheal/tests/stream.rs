@@ -695,6 +695,17 @@ fn bare_key_start_waits_for_a_brace() {
         ("Done. Result: [[1], ", Some(json!([[1]])), "[2]]"),
         ("Result: {\"a\": [1, ", Some(json!({"a": [1]})), "2]}"),
         ("See http://x.io, then: [1, ", Some(json!([1])), "2]"),
+        // A fenced value is the answer, whatever follows the fence (found by `stream_llm`).
+        (
+            "Done. Result: ```json\n[\n  None, ",
+            Some(json!([null])),
+            "]\n```\nLet me know.",
+        ),
+        (
+            "name: \"Ada\", tags: \n```\n[\"x\", ",
+            Some(json!(["x"])),
+            "\"y\"]\n```\n}",
+        ),
     ];
     for (text, want, rest) in cases {
         let whole = format!("{text}{rest}");
