@@ -2526,3 +2526,128 @@ fn mixed_quote_keys_after_a_string_value() {
         ],
     );
 }
+
+/// A key that lost its closing quote in compact JSON (`"units:"metric"`), before a raw line
+/// break (`"id: 1,\n`), or before a value that its own quote opens (`"cwd: "/home"`): the
+/// key ends at its colon. A key that holds a colon and closes properly stays whole.
+#[test]
+fn keys_that_lost_their_closing_quote_in_compact_and_multiline_json() {
+    run(
+        "key lost its closing quote",
+        &[
+            (
+                r#"{"a":"x","units:"metric","d":[1]}"#,
+                r#"{"a":"x","units":"metric","d":[1]}"#,
+            ),
+            (r#"{"units:"metric"}"#, r#"{"units":"metric"}"#),
+            (
+                r#"{"id":"c","type:"function","f":{"n":"g"}}"#,
+                r#"{"id":"c","type":"function","f":{"n":"g"}}"#,
+            ),
+            (
+                r#"{"a":{"b":1,"days:[1,2,3]}},"i":0}"#,
+                r#"{"a":{"b":1,"days":[1,2,3]},"i":0}"#,
+            ),
+            (
+                r#"{"f":{"arguments:{"city":"Paris"}},"i":0}"#,
+                r#"{"f":{"arguments":{"city":"Paris"}},"i":0}"#,
+            ),
+            (r#"{"index:0}"#, r#"{"index":0}"#),
+            (
+                "{\"a\": \"x\",\n  \"id: 1,\n  \"b\": 2}",
+                r#"{"a":"x","id":1,"b":2}"#,
+            ),
+            (
+                "{\"a\": \"x\", \"owner: null\n}",
+                r#"{"a":"x","owner":null}"#,
+            ),
+            (
+                r#"{"lang": "de", "summary: "日本語 ok", "tags": ["a"]}"#,
+                r#"{"lang":"de","summary":"日本語 ok","tags":["a"]}"#,
+            ),
+            (
+                r#"{"a": 1, "cwd: "/home/user"}, "r": 2}"#,
+                r#"{"a":1,"cwd":"/home/user","r":2}"#,
+            ),
+            // Keys with a colon of their own, closed by their quote: kept.
+            (r#"{"a:b": 1, "http://x": 2}"#, r#"{"a:b":1,"http://x":2}"#),
+            (r#"{"12:30": "lunch"}"#, r#"{"12:30":"lunch"}"#),
+            // A value that holds `word:` stays one string.
+            (r#"{"a": "note:", "b": 1}"#, r#"{"a":"note:","b":1}"#),
+        ],
+    );
+}
+
+/// A string value that lost its opening quote runs to its first unescaped `"` on the line
+/// when what follows that quote ends the value: a separator, or, where the text holds
+/// structure, the closer of what holds it or a comma and the next key or element. Escapes
+/// JSON knows are read as escapes.
+#[test]
+fn values_that_lost_their_opening_quote() {
+    run(
+        "value lost its opening quote",
+        &[
+            (
+                r#"{"host": 0.0.0.0", "port": 8080}"#,
+                r#"{"host":"0.0.0.0","port":8080}"#,
+            ),
+            (
+                r#"{"url": postgres://a:b@db:5432/app", "pool": 1}"#,
+                r#"{"url":"postgres://a:b@db:5432/app","pool":1}"#,
+            ),
+            (
+                r#"{"PERSON": [John O'Brien"], "ORG": []}"#,
+                r#"{"PERSON":["John O'Brien"],"ORG":[]}"#,
+            ),
+            (
+                r#"{"q": She said \"yes, [maybe]\" and left", "c": "x"}"#,
+                r#"{"q":"She said \"yes, [maybe]\" and left","c":"x"}"#,
+            ),
+            (
+                r#"[{"b": Off-by-one: `0..=n` [see #12]"}, {"c": 1}]"#,
+                r#"[{"b":"Off-by-one: `0..=n` [see #12]"},{"c":1}]"#,
+            ),
+            (
+                r#"{"r": ^[a-z]+:\\d{2,4}$", "m": 1}"#,
+                r#"{"r":"^[a-z]+:\\d{2,4}$","m":1}"#,
+            ),
+            (
+                r#"{"p": C:\Users\me", "q": 1}"#,
+                r#"{"p":"C:\\Users\\me","q":1}"#,
+            ),
+            (
+                r#"{"cmd": ls -la | grep \"x\"", "n": 1}"#,
+                r#"{"cmd":"ls -la | grep \"x\"","n":1}"#,
+            ),
+            // The first quote opens the next key: the word before it is a bare value.
+            (r#"{"a": x, "b": y", "c": 1}"#, r#"{"a":"x","b":"y","c":1}"#),
+            (r#"{"a":x,"b":"c"}"#, r#"{"a":"x","b":"c"}"#),
+            (r#"{"a": foo "b": 1}"#, r#"{"a":"foo","b":1}"#),
+            // Structure before a quote that nothing plausible follows: `a` is no `x, y`.
+            (r#"{"a": x, y" z, "b": 1}"#, r#"{"a":"x","y":" z","b":1}"#),
+        ],
+    );
+}
+
+/// `[{{"a": 1}, …]`: an element's `{` typed twice is one opener, not an empty element.
+#[test]
+fn a_doubled_object_opener_in_an_array() {
+    run(
+        "doubled opener",
+        &[
+            (r#"[{{"a":1}, {"b":2}]"#, r#"[{"a":1},{"b":2}]"#),
+            (r#"[{{"a":1}}]"#, r#"[{"a":1}]"#),
+            (
+                "{\"s\": [\n  {{\n    \"id\": 1\n  },\n  {\"id\": 2}\n]}",
+                r#"{"s":[{"id":1},{"id":2}]}"#,
+            ),
+            (
+                r#"{"t": [{"a": 1}, {{"b": 2}], "n": 1}"#,
+                r#"{"t":[{"a":1},{"b":2}],"n":1}"#,
+            ),
+            // An object left open before the next element keeps its members.
+            (r#"[{"a": 1, {"b": 2}]"#, r#"[{"a":1},{"b":2}]"#),
+            (r#"[{}, {"b": 2}]"#, r#"[{},{"b":2}]"#),
+        ],
+    );
+}

@@ -90,11 +90,17 @@ impl Out {
     /// Write `s` as a JSON string.
     pub(super) fn push_json_string(&mut self, s: &str) {
         self.push(b'"');
+        self.push_json_content(s);
+        self.push(b'"');
+    }
+
+    /// Write `s` as the inside of a JSON string: quotes, backslashes and control
+    /// characters escaped.
+    pub(super) fn push_json_content(&mut self, s: &str) {
         let bytes = s.as_bytes();
         if !bytes.iter().any(|&c| c < 0x20 || c == b'"' || c == b'\\') {
             // The common case (a bare key or word): nothing to escape.
             self.push_str(s);
-            self.push(b'"');
             return;
         }
         let mut run = 0;
@@ -120,6 +126,5 @@ impl Out {
             }
         }
         self.push_input(s, run..bytes.len());
-        self.push(b'"');
     }
 }

@@ -2116,7 +2116,7 @@ impl<'a> Parser<'a> {
         // (After the literals and numbers, which end at a separator: `x"` is the rare case.)
         if let Some(quote) = self.value_lost_opening_quote(start) {
             self.record(RepairKind::UnquotedValue, start..quote + 1);
-            self.write_json_input(start..quote);
+            self.write_unquoted_string(start, quote);
             self.pos = quote + 1;
             return Ok(false);
         }
@@ -2413,7 +2413,9 @@ impl<'a> Parser<'a> {
                     return Ok(());
                 }
                 let below = self.stack.len().checked_sub(2).map(|i| self.stack[i].kind);
-                if matches!(below, Some(FrameKind::Array | FrameKind::Tuple)) {
+                if matches!(below, Some(FrameKind::Array | FrameKind::Tuple))
+                    && !self.doubled_object_opener(c)
+                {
                     // `[{"a": 1, {"b": 2}]`: the object was never closed.
                     self.record(RepairKind::MissingCloser, self.pos..self.pos);
                     self.close_top();
@@ -2482,6 +2484,19 @@ impl<'a> Parser<'a> {
 
     /// Whether a number or literal, then a `,` or `]`, stands where an object in an array
     /// wants a key: the object lost its `}` before the array's next element.
+    /// `[{{"a": 1}, …]`: a `{` right after the opener of an object that has no member yet is
+    /// the same opener typed twice (dropped), not an element of the array around it.
+    fn doubled_object_opener(&self, c: u8) -> bool {
+        let b = self.src;
+        c == b'{'
+            && self.stack.last().is_some_and(|f| f.count == 0)
+            && b[..self.pos]
+                .iter()
+                .rev()
+                .find(|&&c| !is_ws(c))
+                .is_some_and(|&c| c == b'{')
+    }
+
     fn element_in_key_position(&self) -> bool {
         let below = self.stack.len().checked_sub(2).map(|i| self.stack[i].kind);
         if below != Some(FrameKind::Array) {
@@ -2603,27 +2618,115 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `{"a": x", "b": 1}`: a string value that lost its opening quote. The text at `start`
-    /// (a word, not a number) runs on its line, with no structure in it, to a `"` right after
-    /// it that a separator, a closer or the text's end follows. Returns that quote's offset.
+    /// `{"a": x", "b": 1}`, `{"host": 0.0.0.0", …}`, `{"body": Off-by-one: see [#12]"}`: a
+    /// string value that lost its opening quote. The text at `start` runs on its line to its
+    /// first unescaped `"`, right after a non-space, that a separator, a closer or the text's
+    /// end follows. When that text holds structure (a separator, a bracket, a quote of the
+    /// other kind, an escape) or does not start as a word, what follows the quote must show
+    /// it ends the value: the closer of what holds it, or a comma and then the next key (in
+    /// an object) or a value (in an array). Returns that quote's offset.
     fn value_lost_opening_quote(&self, start: usize) -> Option<usize> {
         let b = self.src;
-        if !is_ident_start(b[start]) {
+        let limit = (start + LOOKAHEAD).min(self.end);
+        let mut structure = !is_ident_start(b[start]);
+        let mut k = start;
+        while k < limit {
+            match b[k] {
+                b'"' => break,
+                b'\n' | b'\r' => return None,
+                b'\\' => {
+                    structure = true;
+                    k += 2;
+                    continue;
+                }
+                b'\'' | b',' | b':' | b'{' | b'[' | b'}' | b']' => structure = true,
+                _ => {}
+            }
+            k += 1;
+        }
+        if k >= limit || b[k] != b'"' || k == start || is_ws(b[k - 1]) {
             return None;
         }
-        let limit = (start + LOOKAHEAD).min(self.end);
-        let k = start
-            + b[start..limit].iter().position(|&c| {
-                matches!(
-                    c,
-                    b'"' | b'\'' | b'\n' | b'\r' | b',' | b':' | b'{' | b'[' | b'}' | b']' | b'\\'
-                )
-            })?;
-        if b[k] != b'"' || is_ws(b[k - 1]) {
+        if structure && self.stack.is_empty() {
             return None;
         }
         let m = self.skip_layout_ahead(k + 1);
-        (m >= self.end || matches!(b[m], b',' | b'}' | b']')).then_some(k)
+        if m >= self.end {
+            return Some(k);
+        }
+        let ends = match b[m] {
+            b',' if structure => {
+                let n = self.skip_layout_ahead(m + 1);
+                n >= self.end
+                    || match self.top_kind() {
+                        Some(FrameKind::Object) => self.key_follows(n),
+                        Some(FrameKind::Array) => self.value_starts_at(n),
+                        _ => false,
+                    }
+            }
+            b'}' if structure => self.top_kind() == Some(FrameKind::Object),
+            b']' if structure => self.top_kind() == Some(FrameKind::Array),
+            b',' | b'}' | b']' => true,
+            _ => false,
+        };
+        ends.then_some(k)
+    }
+
+    /// Write `input[start..end]`, the text of a string that lost its opening quote, as a
+    /// JSON string: its escapes as written where JSON knows them (`\"`, `\n`, `\u00e9`),
+    /// the backslash kept as content elsewhere (`C:\Users`).
+    fn write_unquoted_string(&mut self, start: usize, end: usize) {
+        let b = self.src;
+        if !b[start..end].contains(&b'\\') {
+            self.write_json_input(start..end);
+            return;
+        }
+        self.out.push(b'"');
+        let mut run = start;
+        let mut k = start;
+        while k < end {
+            if b[k] != b'\\' {
+                k += 1;
+                continue;
+            }
+            self.write_json_content(run..k);
+            let valid = match b.get(k + 1) {
+                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => 2,
+                Some(b'u') => match b.get(k + 2..k + 6) {
+                    Some(h) if h.iter().all(u8::is_ascii_hexdigit) => {
+                        // A surrogate is kept as text: alone it is no character.
+                        if (0xD800..0xE000).contains(&hex4(h)) {
+                            0
+                        } else {
+                            6
+                        }
+                    }
+                    _ => 0,
+                },
+                _ => 0,
+            };
+            if valid > 0 && k + valid <= end {
+                self.out.push_input(self.text, k..k + valid);
+                k += valid;
+            } else {
+                self.out.push_str("\\\\");
+                k += 1;
+            }
+            run = k;
+        }
+        self.write_json_content(run..end);
+        self.out.push(b'"');
+    }
+
+    /// Write `input[range]` as the inside of a JSON string (no quotes around it).
+    fn write_json_content(&mut self, range: Range<usize>) {
+        match self.text.get(range.clone()) {
+            Some(s) => self.out.push_json_content(s),
+            None => {
+                let lossy = String::from_utf8_lossy(self.src.get(range).unwrap_or_default());
+                self.out.push_json_content(&lossy);
+            }
+        }
     }
 
     /// For a bare key `b[start..end]` that no colon follows (the member ends after it),
@@ -3576,8 +3679,9 @@ impl<'a> Parser<'a> {
                 {
                     end_kind = StrEnd::Inner;
                 }
-                if end_kind == StrEnd::Inner
-                    && ctx == StrCtx::Key
+                if ctx == StrCtx::Key
+                    && (end_kind == StrEnd::Inner
+                        || (end_kind == StrEnd::Close && !self.colon_follows(i + len)))
                     && self.close_key_at_colon(i, out_open, repairs_at_open)
                 {
                     return Ok(true);
@@ -3639,7 +3743,7 @@ impl<'a> Parser<'a> {
                 b'\\' => self.parse_escape(q, windows_path)?,
                 // `{"a": 'x", "b": 1}`: opened by `'`, closed by `"`.
                 b'"' if q == Quote::Single
-                    && !b[self.string_open + 1..i].contains(&b'"')
+                    && !has_unescaped(&b[self.string_open + 1..i], b'"')
                     && self.double_quote_closes(i + 1, ctx) =>
                 {
                     self.record(RepairKind::SingleQuotes, i..i + 1);
@@ -3766,13 +3870,19 @@ impl<'a> Parser<'a> {
     ) -> bool {
         let b = self.src;
         let start = self.string_open + 1;
-        let Some(out_open) = out_open.filter(|_| self.repairs.len() == repairs_at_open) else {
-            return false;
-        };
         let Some(content) = b.get(start..i) else {
             return false;
         };
         let Some(colon) = memchr::memchr(b':', content).map(|n| start + n) else {
+            return false;
+        };
+        // The key's text must have been copied as written; what was repaired after its
+        // colon (a raw line break in `"id: 1,\n`) is read again as structure.
+        let Some(out_open) = out_open.filter(|_| {
+            self.repairs[repairs_at_open.min(self.repairs.len())..]
+                .iter()
+                .all(|r| r.span().start > colon)
+        }) else {
             return false;
         };
         let key = &b[start..colon];
@@ -3781,8 +3891,20 @@ impl<'a> Parser<'a> {
             || key
                 .iter()
                 .any(|&c| c < 0x20 || matches!(c, b'\\' | b'"' | b'\''))
-            || !matches!(b.get(colon + 1), Some(b' ' | b'\t'))
         {
+            return false;
+        }
+        // `"key: value`, or compact JSON (`"units:"metric"`, `"days:[1]`, `"n:0}`): a word
+        // as keys are spelled, then a value right after the colon.
+        let spaced = matches!(b.get(colon + 1), Some(b' ' | b'\t'));
+        let compact = || {
+            (key[0].is_ascii_alphabetic() || key[0] == b'_')
+                && key
+                    .iter()
+                    .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b'$'))
+                && self.value_starts_at(colon + 1)
+        };
+        if !spaced && !compact() {
             return false;
         }
         let value = self.skip_layout_ahead(colon + 1);
@@ -3800,11 +3922,20 @@ impl<'a> Parser<'a> {
             return false;
         }
         self.out.truncate(out_open + (colon - start));
+        self.repairs.truncate(repairs_at_open);
         self.out.push(b'"');
         self.record(RepairKind::MissingQuote, colon..colon);
         self.pos = colon;
         self.string_end = Some(self.out.len());
         true
+    }
+
+    /// Whether a key's colon (or what the engine reads as one) follows its closing quote,
+    /// which ends right before `after`.
+    fn colon_follows(&self, after: usize) -> bool {
+        let m = self.skip_layout_ahead(after);
+        m < self.end
+            && (self.src[m] == b':' || self.src[m] == b'=' || self.starts_with(m, FULL_WIDTH_COLON))
     }
 
     /// Whether a `quote` later on the line from `from` is followed by a `:`: the key's own
@@ -4280,7 +4411,12 @@ impl<'a> Parser<'a> {
         word > 0
             && word <= crate::stream::KEY_LIKE_LEN
             && b.get(colon) == Some(&b':')
-            && (closed_by_other || (open == b'"' && matches!(b.get(colon + 1), Some(b' ' | b'\t'))))
+            && (closed_by_other
+                || (open == b'"' && matches!(b.get(colon + 1), Some(b' ' | b'\t')))
+                // Compact JSON: `,"units:"metric"`, `,"days:[1, 2]`.
+                || (open == b'"'
+                    && (b[k + 1].is_ascii_alphabetic() || b[k + 1] == b'_')
+                    && self.value_starts_at(colon + 1)))
             && {
                 let m = self.skip_layout_ahead(colon + 1);
                 m < self.end && (self.value_starts_at(m) || self.bare_member_value_at(m))
@@ -5127,6 +5263,21 @@ pub(crate) fn comment_end(b: &[u8], i: usize) -> Option<usize> {
 }
 
 /// The JSON text of a literal word, JSON's own or Python's or JavaScript's.
+/// Whether `s` holds `quote` with no backslash escaping it (`\\"` is an escape).
+fn has_unescaped(s: &[u8], quote: u8) -> bool {
+    let mut k = 0;
+    while let Some(n) = s
+        .get(k..)
+        .and_then(|rest| memchr::memchr2(quote, b'\\', rest))
+    {
+        if s[k + n] == quote {
+            return true;
+        }
+        k += n + 2;
+    }
+    false
+}
+
 fn literal_word(w: &[u8]) -> Option<&'static str> {
     Some(match w {
         b"true" | b"True" | b"TRUE" => "true",
