@@ -1450,7 +1450,7 @@ impl Parser {
             return false;
         };
         let shows = match rest[k] {
-            b'"' | 0xE2 => false,
+            b'"' | 0xE2 | b'\'' => false,
             b'\\' => !matches!(escape(&rest[k..]), Escape::Wait),
             _ => true,
         };
@@ -1466,7 +1466,15 @@ impl Parser {
         let third = third_stop(quote, key);
         loop {
             let rest = &bytes[self.pos..];
-            let found = string_stop(rest, quote, third);
+            let mut found = string_stop(rest, quote, third);
+            if quote == b'"' && !key {
+                // A `'` may close a value too (`apostrophe_closes`): looked for only up to
+                // the next stop, so the scans stay linear.
+                let upto = found.unwrap_or(rest.len());
+                if let Some(a) = memchr::memchr(b'\'', &rest[..upto]) {
+                    found = Some(a);
+                }
+            }
             let Some(i) = found else {
                 self.content(&text[self.pos..], key);
                 self.pos = bytes.len();
@@ -1518,13 +1526,29 @@ impl Parser {
                     }
                 }
             }
+            if rest[i] == b'\'' && quote == b'"' && !key {
+                self.content(&text[self.pos..end], key);
+                self.pos = end;
+                let object = self.stack.last().is_some_and(|f| f.object);
+                match crate::repair::apostrophe_closes(bytes, end + 1, object, false) {
+                    None => return Step::Wait,
+                    Some(true) => return self.freeze(),
+                    Some(false) => {
+                        self.release_held();
+                        self.arena.push('\'');
+                        self.pos = end + 1;
+                        continue;
+                    }
+                }
+            }
             if rest[i] == 0xE2 {
                 let Some(tail) = rest.get(i..i + 3) else {
                     self.content(&text[self.pos..end], key);
                     self.pos = end;
                     return Step::Wait;
                 };
-                if tail == "\u{201D}".as_bytes() {
+                // (`’` too, which the engine also reads as a closer before a separator.)
+                if tail == "\u{201D}".as_bytes() || tail == "\u{2019}".as_bytes() {
                     self.content(&text[self.pos..end], key);
                     self.pos = end;
                     match typographic_may_close(bytes, end + 3) {
@@ -1719,6 +1743,11 @@ impl Parser {
         };
         let (nodes, arena) = (&self.nodes, &self.arena);
         let key = arena.get(self.key_start..).unwrap_or_default();
+        // `"status”: "ok"`: the engine closes the key at a typographic quote before a colon;
+        // the stream read on past it.
+        if key.contains(['\u{201D}', '\u{2019}']) && typographic_before_colon(key) {
+            return false;
+        }
         let container = frame.node;
         let keys =
             || children(nodes, container).filter_map(|(_, node)| arena.get(node.key_range()));
@@ -2193,7 +2222,7 @@ fn plain_stop(rest: &[u8]) -> Option<usize> {
     let mut at = 0;
     for word in words.by_ref() {
         let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
-        let found = matches(w, b'"') | matches(w, b'\\') | matches(w, 0xE2);
+        let found = matches(w, b'"') | matches(w, b'\\') | matches(w, 0xE2) | matches(w, b'\'');
         if found != 0 {
             return Some(at + (found.trailing_zeros() / 8) as usize);
         }
@@ -2202,7 +2231,7 @@ fn plain_stop(rest: &[u8]) -> Option<usize> {
     words
         .remainder()
         .iter()
-        .position(|&c| matches!(c, b'"' | b'\\' | 0xE2))
+        .position(|&c| matches!(c, b'"' | b'\\' | 0xE2 | b'\''))
         .map(|k| at + k)
 }
 
@@ -2504,7 +2533,16 @@ fn comma_then_member(b: &[u8], mut k: usize) -> Option<bool> {
     }
 }
 
-/// Whether the engine may end a straight-quoted value at a `”` followed by `b[after..]`: a
+/// Whether `key` holds a `”` or `’` followed (spaces aside) by a `:`.
+fn typographic_before_colon(key: &str) -> bool {
+    key.match_indices(['\u{201D}', '\u{2019}']).any(|(i, q)| {
+        key[i + q.len()..]
+            .trim_start_matches([' ', '\t', '\n', '\r'])
+            .starts_with(':')
+    })
+}
+
+/// Whether the engine may end a straight-quoted value at a `”` or `’` followed by `b[after..]`: a
 /// closer or a comma comes next (the engine then also wants a key; the stream freezes on
 /// either). `None`: more text is needed.
 fn typographic_may_close(b: &[u8], after: usize) -> Option<bool> {

@@ -2651,3 +2651,137 @@ fn a_doubled_object_opener_in_an_array() {
         ],
     );
 }
+
+/// A string a straight `"` opened and a `”`, `’` or `'` closed (`"fr’, "n": 1`,
+/// `"Build passed', …`), or that `‘` opened and `"` closed: the other quote ends it where
+/// what follows ends a value (the closer of what holds it and then the end or the next
+/// member, or a comma and the next key or quoted element) or, in a key, before its colon.
+/// Apostrophes and quotes in code and prose stay content.
+#[test]
+fn strings_closed_by_another_kind_of_quote() {
+    run(
+        "mixed quotes",
+        &[
+            (
+                r#"["north", "south”, "east"]"#,
+                r#"["north","south","east"]"#,
+            ),
+            (
+                "{\"text\": \"x\", \"lang\": \"fr’,\n  \"c\": 0.99}",
+                r#"{"text":"x","lang":"fr","c":0.99}"#,
+            ),
+            (
+                r#"{"t": "Inception", "director": "Christopher Nolan’}, "n": 1}"#,
+                r#"{"t":"Inception","director":"Christopher Nolan","n":1}"#,
+            ),
+            (
+                r#"{"email": "j@x.com", "verified”: false, "plan": "free"}"#,
+                r#"{"email":"j@x.com","verified":false,"plan":"free"}"#,
+            ),
+            (
+                r#"{"full name’: "Lee", "age": 29}"#,
+                r#"{"full name":"Lee","age":29}"#,
+            ),
+            (
+                r#"{"path": ‘/var/log/syslog", "lines": 200}"#,
+                r#"{"path":"/var/log/syslog","lines":200}"#,
+            ),
+            (
+                "{\n  ‘event\": \"signup\",\n  \"plan\": \"team\"\n}",
+                r#"{"event":"signup","plan":"team"}"#,
+            ),
+            (
+                r#"{"msg": "Build passed', "duration_s": 312}"#,
+                r#"{"msg":"Build passed","duration_s":312}"#,
+            ),
+            (
+                r#"[{"by": "finance'}, {"by": "ops"}]"#,
+                r#"[{"by":"finance"},{"by":"ops"}]"#,
+            ),
+            // At the text's end, the closers of what is open end it as for any string
+            // that lost its quote before them (`'` kept: it may be content).
+            (r#"{"by": "finance'}"#, r#"{"by":"finance'"}"#),
+            (r#"["it']"#, r#"["it'"]"#),
+            (
+                r#"{"v": ["1.0.2", "1.1.0', "2.0"], "l": 1}"#,
+                r#"{"v":["1.0.2","1.1.0","2.0"],"l":1}"#,
+            ),
+            (
+                r#"[{"p": "README.md'}, {"id": 2}]"#,
+                r#"[{"p":"README.md"},{"id":2}]"#,
+            ),
+            // Content.
+            (
+                r#"{"a": "it’s fine", "b": "the students’ work"}"#,
+                r#"{"a":"it’s fine","b":"the students’ work"}"#,
+            ),
+            (r#"["don’t", "won’t stop"]"#, r#"["don’t","won’t stop"]"#),
+            (
+                r#"{"code": "print('a', 'b')", "n": 1}"#,
+                r#"{"code":"print('a', 'b')","n":1}"#,
+            ),
+            (r#"["print('a', 'b')"]"#, r#"["print('a', 'b')"]"#),
+            (
+                r#"{"code": "x = {'a': 'b'}", "n": 1}"#,
+                r#"{"code":"x = {'a': 'b'}","n":1}"#,
+            ),
+            (
+                r#"{"a": "it's", "b": "the users'"}"#,
+                r#"{"a":"it's","b":"the users'"}"#,
+            ),
+            (
+                r#"{"sql": "WHERE a IN ('x', 'y')"}"#,
+                r#"{"sql":"WHERE a IN ('x', 'y')"}"#,
+            ),
+            (
+                r#"{"js": "f({ 'Accept': 'json' });", "n": 1}"#,
+                r#"{"js":"f({ 'Accept': 'json' });","n":1}"#,
+            ),
+        ],
+    );
+}
+
+/// `{"k": "x\ny"]: 42}`: a string that no key could be (long, or on several lines) before a
+/// wrong closer and a colon stays the member's value; the stream had shown it (found by
+/// fuzzing). A short one still opens the object that lost its `{`.
+#[test]
+fn only_a_key_like_string_opens_a_lost_object_in_a_member() {
+    run(
+        "lost object in a member",
+        &[
+            (r#"{"user": "name": "Ana"}}"#, r#"{"user":{"name":"Ana"}}"#),
+            ("{\"k\": \"x\ny\"]:42}", r#"{"k":"x\ny","42":null}"#),
+        ],
+    );
+}
+
+/// `{"id":42"name":"x"}`: a number right before the next key (its comma lost) stays a
+/// number; `["x",\n  "y\n  ]\n}`: a string that lost its quote at a line's end, when only
+/// layout, closers and commas follow to the text's end over several lines, ends at the
+/// first of those line breaks.
+#[test]
+fn a_lost_comma_after_a_number_and_a_lost_quote_before_closing_lines() {
+    run(
+        "lost comma, lost quote",
+        &[
+            (
+                r#"{"id":42"name":"Widget","price":9.99}"#,
+                r#"{"id":42,"name":"Widget","price":9.99}"#,
+            ),
+            (r#"{"a": 5", "b": 1}"#, r#"{"a":5,"b":1}"#),
+            (
+                "{\"tracks\": [\n    \"Weightless\",\n    \"Experience\n  ]\n}",
+                r#"{"tracks":["Weightless","Experience"]}"#,
+            ),
+            ("{\"a\": \"bar\n}", r#"{"a":"bar"}"#),
+            ("{\"a\": \"x\n  y\n  ]\n}", r#"{"a":"x\n  y"}"#),
+        ],
+    );
+    // The line breaks that became layout are not reported as escaped.
+    assert_eq!(
+        kinds("{\"t\": [\"E\n  ]\n}"),
+        vec![RepairKind::MissingQuote],
+        "{:?}",
+        repair("{\"t\": [\"E\n  ]\n}").unwrap().repairs
+    );
+}

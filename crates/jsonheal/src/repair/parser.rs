@@ -467,9 +467,11 @@ impl Quote {
                 Some(TypoQuote::DoubleClose | TypoQuote::DoubleOpen) => Some(3),
                 _ => (b.get(i) == Some(&b'"')).then_some(1),
             },
+            // `‘/var/log", …`: opened by `‘`, closed by a straight `"` (what follows decides,
+            // as for any closing quote).
             Quote::TypoSingle => match typographic_quote(b, i) {
                 Some(TypoQuote::SingleClose | TypoQuote::SingleOpen) => Some(3),
-                _ => None,
+                _ => (b.get(i) == Some(&b'"')).then_some(1),
             },
         }
     }
@@ -2079,7 +2081,14 @@ impl<'a> Parser<'a> {
                         return Ok(false);
                     }
                 }
+                // `{"id":42"name":"x"}`: the next key right after the number (its comma lost).
+                let key_next = !plain_end
+                    && end < self.end
+                    && b[end] == b'"'
+                    && self.top_kind() == Some(FrameKind::Object)
+                    && self.key_follows(end);
                 if plain_end
+                    || key_next
                     || (self.ends_token(end)
                         && !self.operator_follows(end)
                         && !self.phrase_goes_on(end)
@@ -2872,8 +2881,10 @@ impl<'a> Parser<'a> {
             {
                 self.key_in_array(mode);
             }
+            // (Likewise: a long or multi-line string was shown as a value; found by fuzzing.)
             b':' if self.string_end == Some(self.out.len())
-                && self.scalar_member_value_start().is_some() =>
+                && self.scalar_member_value_start().is_some()
+                && self.closed_string_is_key_length() =>
             {
                 self.open_object_in_member(mode);
             }
@@ -3612,16 +3623,34 @@ impl<'a> Parser<'a> {
             if i >= self.end {
                 // The input ended inside the string. If only closers follow its last line
                 // break (`"bar\n}`), the quote went missing at that line's end.
-                if let Some((nl, out_at)) = last_newline {
-                    if ctx != StrCtx::Key
-                        && b[nl + 1..self.end]
-                            .iter()
-                            .all(|&c| is_ws(c) || matches!(c, b'}' | b']' | b','))
-                        && b[nl + 1..self.end]
+                // (From the first line break of that trailing run: `"x\n  ]\n}`.)
+                if last_newline.is_some() && ctx != StrCtx::Key {
+                    let mut run = self.end;
+                    while run > p && (is_ws(b[run - 1]) || matches!(b[run - 1], b'}' | b']' | b','))
+                    {
+                        run -= 1;
+                    }
+                    let nl = memchr::memchr(b'\n', &b[run..self.end]).map(|n| run + n);
+                    if let Some(nl) = nl.filter(|&nl| {
+                        b[nl + 1..self.end]
                             .iter()
                             .any(|&c| matches!(c, b'}' | b']'))
-                    {
-                        self.out.truncate(out_at);
+                    }) {
+                        // The run was copied as content, its layout escaped.
+                        let written: usize = b[nl..self.end]
+                            .iter()
+                            .map(|&c| {
+                                if matches!(c, b'\n' | b'\r' | b'\t') {
+                                    2
+                                } else {
+                                    1
+                                }
+                            })
+                            .sum();
+                        self.out.truncate(self.out.len().saturating_sub(written));
+                        self.repairs.retain(|r| {
+                            r.kind() != RepairKind::ControlCharacter || r.span().start < nl
+                        });
                         self.record(RepairKind::MissingQuote, nl..nl);
                         self.out.push(b'"');
                         self.pos = nl + 1;
@@ -3758,11 +3787,8 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                 }
                 // `"x”, "b": …`: a straight quote opened it, a typographic one closes it.
-                0xE2 if q == Quote::Double
-                    && ctx == StrCtx::Value
-                    && typographic_quote(b, i) == Some(TypoQuote::DoubleClose)
-                    && self.typographic_close_at(i + 3) =>
-                {
+                // `"fr’, "n": 1`, `"status”: "ok"`: the same for `’`, and for a key.
+                0xE2 if q == Quote::Double && self.typographic_closes(i, ctx) => {
                     self.record(RepairKind::TypographicQuotes, i..i + 3);
                     self.pos = i + 3;
                     self.out.push(b'"');
@@ -3779,6 +3805,28 @@ impl<'a> Parser<'a> {
                             k < self.end && b[k] == b':'
                         }
                         && !self.key_closer_later(i + 1, b'"') =>
+                {
+                    self.record(RepairKind::SingleQuotes, i..i + 1);
+                    self.pos = i + 1;
+                    self.out.push(b'"');
+                    self.string_end = Some(self.out.len());
+                    return Ok(true);
+                }
+                // `"Build passed', "ms": 3}`: opened by `"`, closed by `'`.
+                b'\''
+                    if q == Quote::Double
+                        && ctx == StrCtx::Value
+                        && !self.inner_quote_seen
+                        && matches!(
+                            self.top_kind(),
+                            Some(FrameKind::Object | FrameKind::Array)
+                        )
+                        && apostrophe_closes(
+                            &b[..self.end],
+                            i + 1,
+                            self.top_kind() == Some(FrameKind::Object),
+                            true,
+                        ) == Some(true) =>
                 {
                     self.record(RepairKind::SingleQuotes, i..i + 1);
                     self.pos = i + 1;
@@ -4404,9 +4452,15 @@ impl<'a> Parser<'a> {
             .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b'$'))
             .count();
         let mut colon = k + 1 + word;
-        let closed_by_other = b.get(colon) == Some(&other);
+        // Closed by the other straight quote, or by a typographic one (`"status”: 1`).
+        let typographic = open == b'"'
+            && matches!(
+                typographic_quote(b, colon),
+                Some(TypoQuote::DoubleClose | TypoQuote::SingleClose)
+            );
+        let closed_by_other = b.get(colon) == Some(&other) || typographic;
         if closed_by_other {
-            colon = self.skip_layout_ahead(colon + 1);
+            colon = self.skip_layout_ahead(colon + if typographic { 3 } else { 1 });
         }
         word > 0
             && word <= crate::stream::KEY_LIKE_LEN
@@ -4506,14 +4560,50 @@ impl<'a> Parser<'a> {
 
     /// Whether a `”` just before `after` closes a straight-quoted value: a closer follows, or
     /// a comma and then a key. (The stream freezes on any closer or comma there.)
-    fn typographic_close_at(&self, after: usize) -> bool {
+    fn typographic_close_at(&self, after: usize, strict: bool) -> bool {
         let b = self.src;
         let j = self.skip_layout_ahead(after);
+        let top = self.top_kind();
         match b.get(j).filter(|_| j < self.end) {
+            // (`’` is an apostrophe too: only the closer of what holds the string, and then
+            // the end or a separator.)
+            Some(&c @ (b'}' | b']')) if strict => {
+                let want = match top {
+                    Some(FrameKind::Object) => b'}',
+                    Some(FrameKind::Array) => b']',
+                    _ => return false,
+                };
+                c == want && closers_then_next(&b[..self.end], j, true) == Some(true)
+            }
             Some(b'}' | b']') => true,
             Some(b',') => {
                 let k = self.skip_layout_ahead(j + 1);
-                k < self.end && self.key_follows(k)
+                k < self.end
+                    && match top {
+                        Some(FrameKind::Array) => quote_at(b, k) == Some(Quote::Double),
+                        _ => self.key_follows(k),
+                    }
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the typographic quote at `i`, inside a string a straight `"` opened, closes
+    /// it: a `”` before the end of the value (see `typographic_close_at`), a `’` likewise
+    /// but only before its container's closer, a comma and the next key, or a comma and the
+    /// next straight-quoted element; in a key, either before the key's colon.
+    fn typographic_closes(&self, i: usize, ctx: StrCtx) -> bool {
+        let b = self.src;
+        match (ctx, typographic_quote(b, i)) {
+            (StrCtx::Value, Some(TypoQuote::DoubleClose)) => {
+                self.typographic_close_at(i + 3, false)
+            }
+            (StrCtx::Value, Some(TypoQuote::SingleClose)) => {
+                !self.inner_quote_seen && self.typographic_close_at(i + 3, true)
+            }
+            (StrCtx::Key, Some(TypoQuote::DoubleClose | TypoQuote::SingleClose)) => {
+                let k = self.skip_layout_ahead(i + 3);
+                k < self.end && b[k] == b':' && !self.key_closer_later(i + 3, b'"')
             }
             _ => false,
         }
@@ -5111,6 +5201,94 @@ enum WrongCloser {
     Extra,
     /// A typo for the innermost container's closer.
     Typo,
+}
+
+/// Whether a `'` that ends right before `after`, inside a string a straight `"` opened,
+/// closes it (`"Build passed', "ms": 3}`): after it (spaces aside) come the closer of what
+/// holds the string (an object if `object`) and then the text's end, a separator or a
+/// closer; or a comma and then, in an object, a whole key (`"word":`), in an array a
+/// straight `"`. Code keeps its quotes (`print('a', 'b')`, `{'a': 'b'}`). The engine and the
+/// stream share it: `complete` says `b` is the whole text; otherwise `None` when `b` ends
+/// too soon to tell.
+pub(crate) fn apostrophe_closes(
+    b: &[u8],
+    after: usize,
+    object: bool,
+    complete: bool,
+) -> Option<bool> {
+    let undecided = if complete { Some(false) } else { None };
+    let skip = |mut k: usize| {
+        while k < b.len() && is_ws(b[k]) {
+            k += 1;
+        }
+        k
+    };
+    let j = skip(after);
+    let Some(&c) = b.get(j) else {
+        return undecided;
+    };
+    match c {
+        b'}' | b']' => {
+            if c != if object { b'}' } else { b']' } {
+                return Some(false);
+            }
+            closers_then_next(b, j, complete)
+        }
+        b',' => {
+            let k = skip(j + 1);
+            let Some(&n) = b.get(k) else {
+                return undecided;
+            };
+            if n != b'"' {
+                return Some(false);
+            }
+            if !object {
+                return Some(true);
+            }
+            // A whole key: a word as short as keys are, its closing quote, a colon.
+            let body = &b[k + 1..];
+            let limit = body.len().min(crate::stream::KEY_LIKE_LEN + 1);
+            match body[..limit]
+                .iter()
+                .position(|&c| matches!(c, b'"' | b'\\' | b'\n'))
+            {
+                None if limit == body.len() && limit <= crate::stream::KEY_LIKE_LEN => undecided,
+                Some(e) if body[e] == b'"' && e > 0 => match b.get(skip(k + 2 + e)) {
+                    None => undecided,
+                    Some(&c) => Some(c == b':'),
+                },
+                _ => Some(false),
+            }
+        }
+        _ => Some(false),
+    }
+}
+
+/// Whether the run of closers (and layout) at `b[j..]` goes on as JSON does after a value:
+/// a comma, then a quote or an opener. Code does not (`'json' } });`), and neither does the
+/// text's end: `["it']` may be a string cut off there, which is reported as truncated.
+/// `None` when `b` ends too soon to tell and more may come (`complete` false).
+pub(crate) fn closers_then_next(b: &[u8], j: usize, complete: bool) -> Option<bool> {
+    let mut k = j;
+    while k < b.len() && (is_ws(b[k]) || matches!(b[k], b'}' | b']')) {
+        k += 1;
+    }
+    match b.get(k) {
+        None if complete => Some(false),
+        None => None,
+        Some(b',') => {
+            k += 1;
+            while k < b.len() && is_ws(b[k]) {
+                k += 1;
+            }
+            match b.get(k) {
+                None if complete => Some(false),
+                None => None,
+                Some(&c) => Some(matches!(c, b'"' | b'{' | b'[')),
+            }
+        }
+        Some(_) => Some(false),
+    }
 }
 
 /// Whether `b[i..]` is, spaces aside, a separator that goes on as after a string's end: a
