@@ -2081,12 +2081,7 @@ impl<'a> Parser<'a> {
                         return Ok(false);
                     }
                 }
-                // `{"id":42"name":"x"}`: the next key right after the number (its comma lost).
-                let key_next = !plain_end
-                    && end < self.end
-                    && b[end] == b'"'
-                    && self.top_kind() == Some(FrameKind::Object)
-                    && self.key_follows(end);
+                let key_next = !plain_end && self.key_right_after(end);
                 if plain_end
                     || key_next
                     || (self.ends_token(end)
@@ -2634,6 +2629,7 @@ impl<'a> Parser<'a> {
     /// other kind, an escape) or does not start as a word, what follows the quote must show
     /// it ends the value: the closer of what holds it, or a comma and then the next key (in
     /// an object) or a value (in an array). Returns that quote's offset.
+    #[cold]
     fn value_lost_opening_quote(&self, start: usize) -> Option<usize> {
         let b = self.src;
         let limit = (start + LOOKAHEAD).min(self.end);
@@ -2684,6 +2680,7 @@ impl<'a> Parser<'a> {
     /// Write `input[start..end]`, the text of a string that lost its opening quote, as a
     /// JSON string: its escapes as written where JSON knows them (`\"`, `\n`, `\u00e9`),
     /// the backslash kept as content elsewhere (`C:\Users`).
+    #[cold]
     fn write_unquoted_string(&mut self, start: usize, end: usize) {
         let b = self.src;
         if !b[start..end].contains(&b'\\') {
@@ -2736,6 +2733,15 @@ impl<'a> Parser<'a> {
                 self.out.push_json_content(&lossy);
             }
         }
+    }
+
+    /// `{"id":42"name":"x"}`: the next key right after a number at `end` (its comma lost).
+    #[cold]
+    fn key_right_after(&self, end: usize) -> bool {
+        end < self.end
+            && self.src[end] == b'"'
+            && self.top_kind() == Some(FrameKind::Object)
+            && self.key_follows(end)
     }
 
     /// For a bare key `b[start..end]` that no colon follows (the member ends after it),
