@@ -2162,7 +2162,7 @@ fn quote_at(b: &[u8]) -> Option<bool> {
         Some(b'"' | b'\'') => Some(true),
         Some(b'`') => starts_with_partial(b, b"```").map(|fence| !fence),
         Some(0xE2) => match (b.get(1), b.get(2)) {
-            (Some(0x80), Some(0x98 | 0x99 | 0x9C | 0x9D)) => Some(true),
+            (Some(0x80), Some(0x98 | 0x99 | 0x9C | 0x9D | 0x9E)) => Some(true),
             (None, _) | (Some(0x80), None) => None,
             _ => Some(false),
         },

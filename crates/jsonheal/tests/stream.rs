@@ -1056,3 +1056,25 @@ fn a_key_longer_than_64_kib_freezes_the_stream() {
         assert_eq!(fin.as_object().map(|o| o.len()), Some(3), "{value}");
     }
 }
+
+/// A text that starts with a quote is a bare string or a document that lost its `{` to the
+/// engine; the stream leaves it to `finish`, for `„` (German) as for `“` (found by fuzzing:
+/// `„` was not taken for a quote, and a later `{` was shown).
+#[test]
+fn a_typographic_quote_first_is_left_to_finish() {
+    for text in [
+        "„abc {\"a\": 1} def\"",
+        "“abc {\"a\": 1} def\"",
+        "„Köln“ {\"a\": [1]}",
+    ] {
+        let fin = final_value(text);
+        check_chunks(text, text, &every_byte(text), fin.as_ref());
+        let mut r = Repairer::new();
+        r.push(text);
+        assert!(
+            r.snapshot().is_none() || r.snapshot() == fin,
+            "{text:?}: {:?}",
+            r.snapshot()
+        );
+    }
+}
