@@ -258,7 +258,7 @@ fn ninth_llm_fault_corpus_scores_per_category() {
 /// or swapped around a value, where the string runs past its real end.
 #[test]
 fn tenth_llm_fault_corpus_does_not_regress() {
-    assert_at_most("llm_faults_10.jsonl", 1500, 15, 1495);
+    assert_at_most("llm_faults_10.jsonl", 1500, 9, 1501);
 }
 
 /// An eleventh pass, written the same way (blind, by a helper that never ran the engine):
@@ -275,6 +275,23 @@ fn tenth_llm_fault_corpus_does_not_regress() {
 #[test]
 fn eleventh_llm_fault_corpus_does_not_regress() {
     assert_at_most("llm_faults_11.jsonl", 320, 7, 316);
+}
+
+/// A twelfth pass, written blind the same way: double-encoded JSON, several top-level
+/// values, missing openers and closers, wrappers, comments anywhere, numbers, long code in
+/// strings, Markdown around the answer, odd keys, schema-shaped answers, agents' tool-call
+/// envelopes and answers cut at `max_tokens`. Its first run: 329 / 335. Held to 95% in
+/// every category but Markdown (24 / 26, the two fenced answers below); the misses left:
+/// - escaped JSON as a member's value (`"arguments": {\"tz\": \"Paris\"}`), as in the
+///   seventh pass (1);
+/// - `1,000` read as two members (1);
+/// - a Go file with raw line breaks and unescaped quotes cut off inside (1);
+/// - two fenced answers with prose between (`The answer: …` and `the example was: …`) make
+///   an array of both, as any several top-level values do (2).
+#[test]
+fn twelfth_llm_fault_corpus_scores_per_category() {
+    score_corpus_except("llm_faults_12.jsonl", 330, &["markdown-around"]);
+    assert_at_most("llm_faults_12.jsonl", 330, 5, 330);
 }
 
 #[test]

@@ -2553,6 +2553,11 @@ fn keys_that_lost_their_closing_quote_in_compact_and_multiline_json() {
                 r#"{"f":{"arguments":{"city":"Paris"}},"i":0}"#,
             ),
             (r#"{"index:0}"#, r#"{"index":0}"#),
+            // A colon lost between a key and its string value, in compact JSON.
+            (
+                r#"{"id":"c","type""function","f":1}"#,
+                r#"{"id":"c","type":"function","f":1}"#,
+            ),
             (
                 "{\"a\": \"x\",\n  \"id: 1,\n  \"b\": 2}",
                 r#"{"a":"x","id":1,"b":2}"#,
@@ -2783,5 +2788,31 @@ fn a_lost_comma_after_a_number_and_a_lost_quote_before_closing_lines() {
         vec![RepairKind::MissingQuote],
         "{:?}",
         repair("{\"t\": [\"E\n  ]\n}").unwrap().repairs
+    );
+}
+
+/// After an inner quote, words that run on the line to the string's real end are the
+/// sentence going on, not a key that lost its colon (`"The word "x" means y, so z."`); a
+/// bare key and its value after a clean string still are.
+#[test]
+fn inner_quotes_before_the_rest_of_a_sentence() {
+    run(
+        "inner quotes",
+        &[
+            (
+                r#"{"a": "The word "x" means y, so z."}"#,
+                r#"{"a":"The word \"x\" means y, so z."}"#,
+            ),
+            (
+                r#"{"e": "The word "ephemeral" means short-lived, so B fits.", "n": 1}"#,
+                r#"{"e":"The word \"ephemeral\" means short-lived, so B fits.","n":1}"#,
+            ),
+            (
+                r#"{"note": "use "strict" mode", "b": 1}"#,
+                r#"{"note":"use \"strict\" mode","b":1}"#,
+            ),
+            (r#"{"name": "Ann" age 31}"#, r#"{"name":"Ann","age":31}"#),
+            (r#"{"a": "x" b: 2}"#, r#"{"a":"x","b":2}"#),
+        ],
     );
 }

@@ -4323,8 +4323,13 @@ impl<'a> Parser<'a> {
             _ => {}
         }
         if in_object {
-            // Missing comma before the next key: `"a": "x"\n "b": 1`, `"x""b": 1`.
-            if (j > after || quote_at(b, j).is_some()) && self.key_follows(j) {
+            // Missing comma before the next key: `"a": "x"\n "b": 1`, `"x""b": 1`. After an
+            // inner quote, words running to the string's real end are the sentence going
+            // on: `"The word "x" means y, so z."`.
+            if (j > after || quote_at(b, j).is_some())
+                && self.key_follows(j)
+                && !(self.inner_quote_seen && j > after && self.sentence_then_quote_at(j))
+            {
                 return StrEnd::Close;
             }
         } else if j > after
@@ -4711,6 +4716,35 @@ impl<'a> Parser<'a> {
         e >= self.end || matches!(b[e], b',' | b']' | b'}')
     }
 
+    /// Whether words (with spaces and punctuation, no `:` and no bracket) run from `k` on its
+    /// line to a `"` that ends the member: the object's `}`, the text's end, or a comma and
+    /// the next key follow it.
+    #[cold]
+    fn sentence_then_quote_at(&self, k: usize) -> bool {
+        let b = self.src;
+        if k >= self.end || !b[k].is_ascii_alphabetic() {
+            return false;
+        }
+        let limit = (k + LOOKAHEAD).min(self.end);
+        let Some(m) = b[k..limit]
+            .iter()
+            .position(|&c| matches!(c, b'"' | b':' | b'{' | b'[' | b'}' | b']' | b'\n'))
+            .map(|n| k + n)
+        else {
+            return false;
+        };
+        if b[m] != b'"' || !b[k..m].contains(&b' ') {
+            return false;
+        }
+        let e = self.skip_layout_ahead(m + 1);
+        e >= self.end
+            || b[e] == b'}'
+            || (b[e] == b',' && {
+                let n = self.skip_layout_ahead(e + 1);
+                n < self.end && quote_at(b, n).is_some() && self.key_follows(n)
+            })
+    }
+
     /// Whether the closers at `j` are followed right away by `)` inside the document (they
     /// do not close it all, as `callback({…})` does) while no call or tuple is open: JSON
     /// has no `)` there, code does.
@@ -4868,8 +4902,10 @@ impl<'a> Parser<'a> {
                     m < self.end
                         && (b[m] == b':'
                             || self.starts_with(m, FULL_WIDTH_COLON)
-                            // `"c"{"d": 1}`: a key that lost its colon before a container.
+                            // `"c"{"d": 1}`, `"units""metric"`: a key that lost its colon
+                            // before a container or a string (compact JSON).
                             || (m == after && matches!(b[m], b'{' | b'['))
+                            || (m == after && b[m] == b'"' && self.quoted_value_ends_member(m))
                             // `"b" = 1`, `"b" => 1`: a colon written as in TOML or Perl.
                             || (b[m] == b'=' && m > after && self.byte(m + 1) != Some(b'='))
                             || (m > after
@@ -4936,6 +4972,20 @@ impl<'a> Parser<'a> {
                 || self.key_without_colon_at(k);
         }
         false
+    }
+
+    /// Whether the string at `m` (its opening quote) closes on its line and a comma, a closer
+    /// or the text's end follows it: a whole member value.
+    #[cold]
+    fn quoted_value_ends_member(&self, m: usize) -> bool {
+        let b = self.src;
+        self.scan_quoted(m, Quote::Double, LOOKAHEAD)
+            .is_some_and(|after| {
+                !b[m..after].contains(&b'\n') && {
+                    let n = self.skip_layout_ahead(after);
+                    n >= self.end || matches!(b[n], b',' | b'}')
+                }
+            })
     }
 
     /// Whether the `=` at `m` stands for the colon after the bare key at `k`: Perl's `=>`,
