@@ -3607,8 +3607,8 @@ impl<'a> Parser<'a> {
         // would make a valid escape.
         let p = self.pos;
         let mut embedded = EmbeddedJson::new(self.pos);
-        // The last raw line break inside the string: its input offset and `out.len()` there.
-        let mut last_newline: Option<(usize, usize)> = None;
+        // Whether the string holds a raw line break.
+        let mut raw_line_break = false;
         let windows_path = self.byte(p).is_some_and(|c| c.is_ascii_alphabetic())
             && self.byte(p + 1) == Some(b':')
             && self.byte(p + 2) == Some(b'\\')
@@ -3630,7 +3630,7 @@ impl<'a> Parser<'a> {
                 // The input ended inside the string. If only closers follow its last line
                 // break (`"bar\n}`), the quote went missing at that line's end.
                 // (From the first line break of that trailing run: `"x\n  ]\n}`.)
-                if last_newline.is_some() && ctx != StrCtx::Key {
+                if raw_line_break && ctx != StrCtx::Key {
                     let mut run = self.end;
                     while run > p && (is_ws(b[run - 1]) || matches!(b[run - 1], b'}' | b']' | b','))
                     {
@@ -3642,25 +3642,7 @@ impl<'a> Parser<'a> {
                             .iter()
                             .any(|&c| matches!(c, b'}' | b']'))
                     }) {
-                        // The run was copied as content, its layout escaped.
-                        let written: usize = b[nl..self.end]
-                            .iter()
-                            .map(|&c| {
-                                if matches!(c, b'\n' | b'\r' | b'\t') {
-                                    2
-                                } else {
-                                    1
-                                }
-                            })
-                            .sum();
-                        self.out.truncate(self.out.len().saturating_sub(written));
-                        self.repairs.retain(|r| {
-                            r.kind() != RepairKind::ControlCharacter || r.span().start < nl
-                        });
-                        self.record(RepairKind::MissingQuote, nl..nl);
-                        self.out.push(b'"');
-                        self.pos = nl + 1;
-                        self.string_end = Some(self.out.len());
+                        self.close_string_at(nl);
                         return Ok(true);
                     }
                 }
@@ -3668,21 +3650,7 @@ impl<'a> Parser<'a> {
                     if let Some(cut) = self.closers_at_string_end(p, self.end) {
                         // `{"key": ["value]}`: the text ends with exactly the closers of
                         // what is open, so the quote went missing before them.
-                        let written: usize = b[cut..self.end]
-                            .iter()
-                            .map(|&c| {
-                                if matches!(c, b'\n' | b'\r' | b'\t') {
-                                    2
-                                } else {
-                                    1
-                                }
-                            })
-                            .sum();
-                        self.out.truncate(self.out.len().saturating_sub(written));
-                        self.record(RepairKind::MissingQuote, cut..cut);
-                        self.out.push(b'"');
-                        self.pos = cut;
-                        self.string_end = Some(self.out.len());
+                        self.close_string_at(cut);
                         return Ok(true);
                     }
                 }
@@ -3854,7 +3822,7 @@ impl<'a> Parser<'a> {
                     self.record(RepairKind::ControlCharacter, i..i + 1);
                     match c {
                         b'\n' => {
-                            last_newline = Some((i, self.out.len()));
+                            raw_line_break = true;
                             self.out.push_str("\\n");
                         }
                         b'\r' => self.out.push_str("\\r"),
@@ -3870,6 +3838,29 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+
+    /// The string's text from `cut` to the input's end was copied as content, its layout
+    /// escaped: take it back and close the string at `cut`, where its quote went missing.
+    /// The line breaks in it are layout again, no longer reported as escaped.
+    fn close_string_at(&mut self, cut: usize) {
+        let written: usize = self.src[cut..self.end]
+            .iter()
+            .map(|&c| {
+                if matches!(c, b'\n' | b'\r' | b'\t') {
+                    2
+                } else {
+                    1
+                }
+            })
+            .sum();
+        self.out.truncate(self.out.len().saturating_sub(written));
+        self.repairs
+            .retain(|r| r.kind() != RepairKind::ControlCharacter || r.span().start < cut);
+        self.record(RepairKind::MissingQuote, cut..cut);
+        self.out.push(b'"');
+        self.pos = cut;
+        self.string_end = Some(self.out.len());
     }
 
     /// Whether a `"` right before `after`, the first in a single-quoted string, closes it: a
