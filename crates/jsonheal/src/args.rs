@@ -599,7 +599,8 @@ impl<'a> Ctx<'a> {
         match first {
             b'{' | b'[' => self.structured(text, base, raw.len(), false),
             b'"' => self.json_string(raw, text, base),
-            _ if text == "null" => Ok(empty(Vec::new())),
+            // (`None`: Python's null.)
+            _ if is_null_word(text) => Ok(empty(Vec::new())),
             _ if text.starts_with("```") || text.starts_with("~~~") => self.fenced(text, base),
             _ => self.plain(text, base, Vec::new()),
         }
@@ -765,8 +766,8 @@ impl<'a> Ctx<'a> {
     /// text without its fence.
     fn fenced(&self, text: &str, base: usize) -> Result<Normalized, Error> {
         let inner = strip_fence(text);
-        if inner.is_some_and(str::is_empty) {
-            // An empty fence: no arguments.
+        if inner.is_some_and(|inner| inner.is_empty() || is_null_word(inner)) {
+            // An empty fence, or one that holds only `null`: no arguments.
             let fence = Repair::new(RepairKind::StrippedFence, base..base + text.len());
             return Ok(empty(vec![fence]));
         }
@@ -1185,6 +1186,11 @@ fn preview(text: &str) -> String {
         Some((cut, _)) => format!("{:?}…", text.get(..cut).unwrap_or(text)),
         None => format!("{text:?}"),
     }
+}
+
+/// `null`, or Python's `None`: arguments that say there are none.
+fn is_null_word(text: &str) -> bool {
+    matches!(text, "null" | "None")
 }
 
 /// The content of a whole fenced block (```` ```lang\n…\n``` ```` or `~~~`), trimmed.

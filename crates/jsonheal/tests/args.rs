@@ -171,6 +171,14 @@ fn issue_examples_with_their_strategies() {
         ("read_file", "null", json!({}), Strategy::Empty),
         ("read_file", "[]", json!({}), Strategy::Empty),
         ("read_file", "{}", json!({}), Strategy::Empty),
+        // Python's null, and a fence holding only null, for a tool with no primary field too
+        ("workspace", "None", json!({}), Strategy::Empty),
+        (
+            "workspace",
+            "```json\nnull\n```",
+            json!({}),
+            Strategy::Empty,
+        ),
         ("read_file", r#""""#, json!({}), Strategy::Empty),
     ];
     for (tool, raw, want, strategy) in cases {
