@@ -946,6 +946,15 @@ impl Parser {
                             Some(true) => return self.freeze(),
                             Some(false) => {}
                         }
+                        // A fence that may hold one scalar (```` ```json\n42 ````): the
+                        // engine takes it when the fence holds nothing else.
+                        if self.fence_start {
+                            match fenced_scalar_start(rest) {
+                                None => return Step::Wait,
+                                Some(true) => return self.freeze(),
+                                Some(false) => {}
+                            }
+                        }
                         match bare_key_at(rest) {
                             None => return Step::Wait,
                             Some(Some(colon)) => {
@@ -2153,6 +2162,21 @@ fn bare_key_at(b: &[u8]) -> Option<Option<usize>> {
         None if b.len() >= 64 => Some(None),
         None => None,
     }
+}
+
+/// Whether a JSON scalar or a Python literal starts `b` (a digit, `-`, a whole `null`,
+/// `true`, `None`…); `None` when more text is needed to tell.
+fn fenced_scalar_start(b: &[u8]) -> Option<bool> {
+    if matches!(b.first()?, b'0'..=b'9' | b'-') {
+        return Some(true);
+    }
+    for word in [&b"null"[..], b"true", b"false", b"True", b"False", b"None"] {
+        match starts_with_partial(b, word)? {
+            true => return b.get(word.len()).map(|&c| !is_ident(c)),
+            false => {}
+        }
+    }
+    Some(false)
 }
 
 /// Whether a string quote starts `b` (`"`, `'`, a backtick that is not a fence, a

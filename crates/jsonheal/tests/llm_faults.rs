@@ -215,16 +215,16 @@ fn sixth_llm_fault_corpus_scores_per_category() {
 /// records what is left, and no fix may lose a case it gets right.
 #[test]
 fn seventh_llm_fault_corpus_does_not_regress() {
-    // Known misses (20 of 323):
+    // Known misses (19 of 323):
     // - self-corrections (8): a document cut off, then prose and a complete retry; the
     //   cut string or array swallows the retry.
     // - YAML, TOML and INI (6): block scalars (`run: |`, 3), Ruby's `:name =>`, and
     //   `key = value` after a comma on the same line, which SQL in a string looks like.
-    // - JSON inside JSON (3): a member value written as escaped JSON
-    //   (`{"a": {\"b\": 1}}`), a fenced string holding an array.
+    // - JSON inside JSON (2): a document escaped twice over (`{\\\"a\\\": 1}`), and a
+    //   member value written as escaped JSON (`{"a": {\"b\": 1}}`).
     // - prose (3): set notation `{n : n is even}`, wiki links `[[Plan]]`, a matrix
     //   `[[a, b], [c, d]]` in a sentence.
-    assert_at_most("llm_faults_7.jsonl", 320, 20, 303);
+    assert_at_most("llm_faults_7.jsonl", 320, 19, 304);
 }
 
 /// An eighth pass, written the same way but for the mainstream of what models emit rather

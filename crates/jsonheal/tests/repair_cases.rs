@@ -2816,3 +2816,26 @@ fn inner_quotes_before_the_rest_of_a_sentence() {
         ],
     );
 }
+
+/// A fence that holds one scalar is a JSON document (`42`, `"yes"`, `null`, `True`), and
+/// wins over a value in the prose around it; prose alone in a fence is none.
+#[test]
+fn a_fence_that_holds_one_scalar() {
+    run(
+        "fenced scalar",
+        &[
+            ("```json\n42\n```", "42"),
+            ("```json\nnull\n```", "null"),
+            (
+                "The answer:\n```json\n\"hi there\"\n```\nThanks",
+                r#""hi there""#,
+            ),
+            ("```json\n\"say \\\"hi\\\"\"\n```", r#""say \"hi\"""#),
+            ("```\nTrue\n```", "true"),
+            ("```json\n-1.5e3\n```\nAlso see [1, 2]", "-1.5e3"),
+            ("```json\n{\"a\": 1}\n```", r#"{"a":1}"#),
+            ("```json\n42 apples\n```", ERR),
+            ("```\nI cannot help with that.\n```", ERR),
+        ],
+    );
+}

@@ -1078,3 +1078,24 @@ fn a_typographic_quote_first_is_left_to_finish() {
         );
     }
 }
+
+/// A fence that holds one scalar is the engine's answer: the stream shows nothing of the
+/// brackets in the prose after it.
+#[test]
+fn a_fenced_scalar_freezes_the_stream() {
+    for text in [
+        "```json\n42\n```\nAlso see [1, 2]",
+        "```json\nnull\n```\n{\"a\": 1}",
+        "```\nTrue\n```\nor [true]",
+    ] {
+        let fin = final_value(text);
+        check_chunks(text, text, &every_byte(text), fin.as_ref());
+        let mut r = Repairer::new();
+        r.push(text);
+        assert_eq!(r.snapshot(), None, "{text:?}");
+    }
+    // A fenced document with a bare key first still streams.
+    let mut r = Repairer::new();
+    r.push("```\nname: \"Ada\", tags: [\"x\"");
+    assert!(!r.is_frozen());
+}

@@ -1194,6 +1194,11 @@ impl<'a> Parser<'a> {
                 i += 1;
                 continue;
             }
+            // ```` ```json\n42\n``` ````: a fence that holds one scalar, whole.
+            if at_fence_start && self.fenced_scalar_at(i) {
+                self.flush_skipped(&mut skipped_from, i);
+                return Ok(Some(Start::At(i)));
+            }
             if at_text_start || at_fence_start {
                 if let Some(found) = self.bare_document(i)? {
                     self.flush_skipped(&mut skipped_from, i);
@@ -1228,6 +1233,32 @@ impl<'a> Parser<'a> {
         }
         self.flush_skipped(&mut skipped_from, b.len());
         Ok(None)
+    }
+
+    /// Whether the fenced text from `i` (right after the opening fence's line) to the
+    /// closing fence, or the text's end, is one JSON scalar (`42`, `"yes"`, `null`) or a
+    /// Python literal (`True`, `None`).
+    #[cold]
+    fn fenced_scalar_at(&self, i: usize) -> bool {
+        let b = self.src;
+        let mut end = b.len();
+        let mut line = i;
+        while let Some(n) = memchr::memchr(b'\n', &b[line..]) {
+            let next = line + n + 1;
+            let marker = b[next..]
+                .iter()
+                .position(|&c| c != b' ' && c != b'\t')
+                .map(|k| next + k);
+            if marker.is_some_and(|m| b[m..].starts_with(b"```") || b[m..].starts_with(b"~~~")) {
+                end = next;
+                break;
+            }
+            line = next;
+        }
+        let content = trim_json_ws(std::str::from_utf8(&b[i..end]).unwrap_or(""));
+        !content.starts_with(['{', '['])
+            && (matches!(content, "True" | "False" | "None")
+                || serde_json::from_str::<serde::de::IgnoredAny>(content).is_ok())
     }
 
     fn flush_skipped(&mut self, from: &mut Option<usize>, to: usize) {
@@ -4137,6 +4168,13 @@ impl<'a> Parser<'a> {
                     _ if plus < limit && b[plus] == b'+' && next_quote(plus + 1) => StrEnd::Close,
                     // The next scalar of a sequence (`"a", "b"`, `"a"\n"b"`).
                     b',' if self.top_sequence => StrEnd::Close,
+                    // A fenced string, its fence closing right after it.
+                    b'`' | b'~'
+                        if self.in_fence
+                            && (self.starts_with(j, b"```") || self.starts_with(j, b"~~~")) =>
+                    {
+                        StrEnd::Close
+                    }
                     _ if self.top_sequence && j > after && quote_at(b, j).is_some() => {
                         StrEnd::Close
                     }
