@@ -2171,9 +2171,8 @@ fn fenced_scalar_start(b: &[u8]) -> Option<bool> {
         return Some(true);
     }
     for word in [&b"null"[..], b"true", b"false", b"True", b"False", b"None"] {
-        match starts_with_partial(b, word)? {
-            true => return b.get(word.len()).map(|&c| !is_ident(c)),
-            false => {}
+        if starts_with_partial(b, word)? {
+            return b.get(word.len()).map(|&c| !is_ident(c));
         }
     }
     Some(false)
