@@ -24,7 +24,8 @@
 //! member's value, the first element of an array that lost its `[` (`{"tags": "a", "b"]}`);
 //! a number or literal member value waits for the next key for the same reason. Longer
 //! strings appear as they arrive. On anything else it cannot settle alone (an inner quote, a
-//! missing comma, a bare word value, concatenation, a duplicate key…) the stream
+//! missing comma, a bare word value, concatenation, a duplicate key, a fence that may hold
+//! one scalar, a `'` that may close a `"` string…) the stream
 //! *freezes*: the snapshot keeps what it had, and [`Repairer::finish`] decides.
 //!
 //! ```
