@@ -1481,8 +1481,14 @@ impl Parser {
                 // A `'` may close a value too (`apostrophe_closes`): looked for only up to
                 // the next stop, so the scans stay linear.
                 let upto = found.unwrap_or(rest.len());
-                if let Some(a) = memchr::memchr(b'\'', &rest[..upto]) {
-                    found = Some(a);
+                // (Stops are mostly near: a loop beats memchr's setup there.)
+                let apostrophe = if upto <= 32 {
+                    rest[..upto].iter().position(|&c| c == b'\'')
+                } else {
+                    memchr::memchr(b'\'', &rest[..upto])
+                };
+                if apostrophe.is_some() {
+                    found = apostrophe;
                 }
             }
             let Some(i) = found else {
@@ -1755,7 +1761,7 @@ impl Parser {
         let key = arena.get(self.key_start..).unwrap_or_default();
         // `"status”: "ok"`: the engine closes the key at a typographic quote before a colon;
         // the stream read on past it.
-        if key.contains(['\u{201D}', '\u{2019}']) && typographic_before_colon(key) {
+        if !key.is_ascii() && typographic_before_colon(key) {
             return false;
         }
         let container = frame.node;
