@@ -215,16 +215,15 @@ fn sixth_llm_fault_corpus_scores_per_category() {
 /// records what is left, and no fix may lose a case it gets right.
 #[test]
 fn seventh_llm_fault_corpus_does_not_regress() {
-    // Known misses (19 of 323):
+    // Known misses (18 of 323):
     // - self-corrections (8): a document cut off, then prose and a complete retry; the
     //   cut string or array swallows the retry.
     // - YAML, TOML and INI (6): block scalars (`run: |`, 3), Ruby's `:name =>`, and
     //   `key = value` after a comma on the same line, which SQL in a string looks like.
-    // - JSON inside JSON (2): a document escaped twice over (`{\\\"a\\\": 1}`), and a
-    //   member value written as escaped JSON (`{"a": {\"b\": 1}}`).
+    // - JSON inside JSON (1): a document escaped twice over (`{\\\"a\\\": 1}`).
     // - prose (3): set notation `{n : n is even}`, wiki links `[[Plan]]`, a matrix
     //   `[[a, b], [c, d]]` in a sentence.
-    assert_at_most("llm_faults_7.jsonl", 320, 19, 304);
+    assert_at_most("llm_faults_7.jsonl", 320, 18, 305);
 }
 
 /// An eighth pass, written the same way but for the mainstream of what models emit rather
@@ -282,8 +281,6 @@ fn eleventh_llm_fault_corpus_does_not_regress() {
 /// strings, Markdown around the answer, odd keys, schema-shaped answers, agents' tool-call
 /// envelopes and answers cut at `max_tokens`. Its first run: 329 / 335. Held to 95% in
 /// every category but Markdown (24 / 26, the two fenced answers below); the misses left:
-/// - escaped JSON as a member's value (`"arguments": {\"tz\": \"Paris\"}`), as in the
-///   seventh pass (1);
 /// - `1,000` read as two members (1);
 /// - a Go file with raw line breaks and unescaped quotes cut off inside (1);
 /// - two fenced answers with prose between (`The answer: …` and `the example was: …`) make
@@ -291,7 +288,7 @@ fn eleventh_llm_fault_corpus_does_not_regress() {
 #[test]
 fn twelfth_llm_fault_corpus_scores_per_category() {
     score_corpus_except("llm_faults_12.jsonl", 330, &["markdown-around"]);
-    assert_at_most("llm_faults_12.jsonl", 330, 5, 330);
+    assert_at_most("llm_faults_12.jsonl", 330, 4, 331);
 }
 
 #[test]

@@ -2839,3 +2839,37 @@ fn a_fence_that_holds_one_scalar() {
         ],
     );
 }
+
+/// `{"arguments": {\"q\": \"cats\"}}`: an object inside a document written as escaped JSON
+/// (a double-encoded value that lost its quotes) is unescaped once; one that never closes
+/// is read as before.
+#[test]
+fn an_escaped_object_as_a_members_value() {
+    run(
+        "escaped member",
+        &[
+            (
+                r#"{"name": "get_time", "arguments": {\"tz\": \"Europe/Paris\"}}"#,
+                r#"{"name":"get_time","arguments":{"tz":"Europe/Paris"}}"#,
+            ),
+            (
+                r#"{"a": {\"b\": {\"c\": [1, \"x\"]}}, "d": 2}"#,
+                r#"{"a":{"b":{"c":[1,"x"]}},"d":2}"#,
+            ),
+            (
+                r#"{"a": {\"s\": \"say \\\"hi\\\"\"}}"#,
+                r#"{"a":{"s":"say \"hi\""}}"#,
+            ),
+            (r#"[{\"a\": 1}, {\"a\": 2}]"#, r#"[{"a":1},{"a":2}]"#),
+            // A valid string holding JSON stays a string.
+            (
+                r#"{"arguments": "{\"q\": \"cats\"}"}"#,
+                r#"{"arguments":"{\"q\": \"cats\"}"}"#,
+            ),
+        ],
+    );
+    assert_eq!(
+        kinds(r#"{"arguments": {\"q\": \"cats\"}}"#),
+        vec![RepairKind::EscapedJson]
+    );
+}

@@ -2427,6 +2427,10 @@ impl<'a> Parser<'a> {
             *mode = Mode::After;
             return Ok(());
         };
+        // `{"arguments": {\"q\": \"cats\"}}`: an object written escaped inside a document.
+        if c == b'\\' && self.byte(self.pos + 1) == Some(b'"') && self.escaped_members() {
+            return Ok(());
+        }
         match c {
             b'}' => {
                 self.pos += 1;
@@ -2519,6 +2523,104 @@ impl<'a> Parser<'a> {
 
     /// Whether a number or literal, then a `,` or `]`, stands where an object in an array
     /// wants a key: the object lost its `}` before the array's next element.
+    /// At the first key of an object that holds nothing yet: when its text is escaped JSON
+    /// (`{\"q\": \"cats\"}` as a member's value), its members, unescaped once and repaired on
+    /// their own, are written into it; `pos` goes to its `}`. False (nothing done) when the
+    /// object's end cannot be found or its text is no object once unescaped.
+    #[cold]
+    fn escaped_members(&mut self) -> bool {
+        let b = self.src;
+        let Some(frame) = self.stack.last() else {
+            return false;
+        };
+        if frame.kind != FrameKind::Object || frame.count != 0 || self.out.len() != frame.checkpoint
+        {
+            return false;
+        }
+        let Some(open) = b[..self.pos]
+            .iter()
+            .rposition(|&c| !is_ws(c))
+            .filter(|&o| b[o] == b'{')
+        else {
+            return false;
+        };
+        let Some(close) = self.escaped_object_end(open) else {
+            return false;
+        };
+        let mut text = Vec::with_capacity(close + 1 - open);
+        let mut k = open;
+        while k <= close {
+            if b[k] == b'\\' && matches!(b.get(k + 1), Some(b'"' | b'\\')) {
+                text.push(b[k + 1]);
+                k += 2;
+            } else {
+                text.push(b[k]);
+                k += 1;
+            }
+        }
+        // Only ASCII bytes were removed: still UTF-8.
+        let Ok(text) = String::from_utf8(text) else {
+            return false;
+        };
+        let Ok(inner) = crate::repair_with(&text, self.options) else {
+            return false;
+        };
+        let Some(body) = inner
+            .text
+            .strip_prefix('{')
+            .and_then(|rest| rest.strip_suffix('}'))
+        else {
+            return false;
+        };
+        self.out.push_str(body);
+        if let Some(frame) = self.stack.last_mut() {
+            frame.count = usize::from(!body.is_empty());
+        }
+        self.record(RepairKind::EscapedJson, open..close + 1);
+        self.pos = close;
+        true
+    }
+
+    /// Where the escaped object opened at `open` closes: its brackets counted outside its
+    /// escaped strings (`\"…\"`, in which `\\\"` is an escaped quote). `None` at a raw quote
+    /// (no escaped object) or when it does not close.
+    fn escaped_object_end(&self, open: usize) -> Option<usize> {
+        let b = &self.src[..self.end];
+        let (mut depth, mut in_string, mut k) = (0usize, false, open);
+        while k < b.len() {
+            match b[k] {
+                b'\\' if b.get(k + 1) == Some(&b'\\') => {
+                    k += 2;
+                    // `\\\"`: the escaped form of an escaped quote, content.
+                    if b[k..].starts_with(b"\\\"") {
+                        k += 2;
+                    }
+                    continue;
+                }
+                b'\\' if b.get(k + 1) == Some(&b'"') => {
+                    in_string = !in_string;
+                    k += 2;
+                    continue;
+                }
+                b'\\' => {
+                    k += 2;
+                    continue;
+                }
+                b'"' => return None,
+                b'{' | b'[' if !in_string => depth += 1,
+                b'}' | b']' if !in_string => {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        return (b[k] == b'}').then_some(k);
+                    }
+                }
+                _ => {}
+            }
+            k += 1;
+        }
+        None
+    }
+
     /// `[{{"a": 1}, …]`: a `{` right after the opener of an object that has no member yet is
     /// the same opener typed twice (dropped), not an element of the array around it.
     fn doubled_object_opener(&self, c: u8) -> bool {
