@@ -2584,8 +2584,18 @@ impl<'a> Parser<'a> {
     /// Where the escaped object opened at `open` closes: its brackets counted outside its
     /// escaped strings (`\"…\"`, in which `\\\"` is an escaped quote). `None` at a raw quote
     /// (no escaped object) or when it does not close.
-    fn escaped_object_end(&self, open: usize) -> Option<usize> {
-        let b = &self.src[..self.end];
+    fn escaped_object_end(&mut self, open: usize) -> Option<usize> {
+        // Scans share the look-ahead budget, so that many escaped objects that never close
+        // still cost linear time.
+        let limit = self.end.min(open.saturating_add(self.bracket_scan_budget));
+        let found = self.escaped_object_end_within(open, limit);
+        let scanned = found.map_or(limit, |close| close + 1) - open;
+        self.bracket_scan_budget = self.bracket_scan_budget.saturating_sub(scanned);
+        found
+    }
+
+    fn escaped_object_end_within(&self, open: usize, limit: usize) -> Option<usize> {
+        let b = &self.src[..limit];
         let (mut depth, mut in_string, mut k) = (0usize, false, open);
         while k < b.len() {
             match b[k] {
