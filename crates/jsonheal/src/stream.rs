@@ -2506,7 +2506,7 @@ fn cuttable(b: u8) -> bool {
 /// Where the withheld end of raw content `s` starts (see `Parser::content`). Every rule
 /// holds back part of the run of cuttable bytes at the very end, so one backward pass over
 /// that run decides them all:
-/// - from the last line break, when only cuttable bytes follow it;
+/// - from the first line break after which only cuttable bytes follow;
 /// - from the trailing layout and a `,` before it (`"Ada,\n  "age": 3` in an object,
 ///   `"two,\n  "three"` in an array);
 /// - from the trailing layout (should a closer end the text after it: `["value ]`);
@@ -2515,7 +2515,7 @@ fn cuttable(b: u8) -> bool {
 fn held_from(s: &str) -> usize {
     let b = s.as_bytes();
     let mut keep = b.len();
-    let mut last_line_break = None;
+    let mut first_line_break = None;
     // Where the trailing layout starts, and the whole trailing run.
     let (mut layout, mut closers) = (b.len(), b.len());
     let (mut in_layout, mut closer_seen) = (true, false);
@@ -2523,8 +2523,10 @@ fn held_from(s: &str) -> usize {
         if !cuttable(c) {
             break;
         }
-        if c == b'\n' && last_line_break.is_none() {
-            last_line_break = Some(i);
+        // The run's first line break: the engine ends a string that never closes there
+        // when only layout, closers and commas follow (`"x\n,\n]`).
+        if c == b'\n' {
+            first_line_break = Some(i);
         }
         in_layout &= matches!(c, b' ' | b'\t' | b'\r' | b'\n');
         if in_layout {
@@ -2533,7 +2535,7 @@ fn held_from(s: &str) -> usize {
         closers = i;
         closer_seen |= matches!(c, b'}' | b']');
     }
-    if let Some(line_break) = last_line_break {
+    if let Some(line_break) = first_line_break {
         keep = line_break;
     }
     if layout > 0 && b[layout - 1] == b',' {
@@ -2971,10 +2973,9 @@ mod tests {
         if b.last().is_none_or(|&c| !cuttable(c)) {
             return keep;
         }
-        if let Some(nl) = memchr::memrchr(b'\n', b) {
-            if b[nl + 1..].iter().all(|&c| cuttable(c)) {
-                keep = nl;
-            }
+        let run = b.len() - b.iter().rev().take_while(|&&c| cuttable(c)).count();
+        if let Some(nl) = memchr::memchr(b'\n', &b[run..]) {
+            keep = run + nl;
         }
         // A comma before trailing layout: the separator, should the string have lost its
         // closing quote before it (`"x,\n  "b": 1`).

@@ -1099,3 +1099,21 @@ fn a_fenced_scalar_freezes_the_stream() {
     r.push("```\nname: \"Ada\", tags: [\"x\"");
     assert!(!r.is_frozen());
 }
+
+/// A string that never closes, then line breaks, a comma and a closer at the text's end: the
+/// engine ends it at the first of those line breaks, so the stream holds them all back,
+/// in every chunking (found by fuzzing: `['x…[\n,\n\n\r]`).
+#[test]
+fn a_comma_between_trailing_line_breaks_is_held_back() {
+    for text in [
+        "{\"a\": ['x y [\n,\n\n\r\r]",
+        "{\"a\": [\"x y [\n,\n\n]",
+        "{\"a\": [\"x\n ,\n}",
+    ] {
+        let fin = final_value(text);
+        for size in 1..=8 {
+            let cuts: Vec<usize> = (size..text.len()).step_by(size).collect();
+            check_chunks(text, text, &cuts, fin.as_ref());
+        }
+    }
+}
