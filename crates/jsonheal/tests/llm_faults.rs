@@ -281,14 +281,24 @@ fn eleventh_llm_fault_corpus_does_not_regress() {
 /// strings, Markdown around the answer, odd keys, schema-shaped answers, agents' tool-call
 /// envelopes and answers cut at `max_tokens`. Its first run: 329 / 335. Held to 95% in
 /// every category but Markdown (24 / 26, the two fenced answers below); the misses left:
-/// - `1,000` read as two members (1);
 /// - a Go file with raw line breaks and unescaped quotes cut off inside (1);
 /// - two fenced answers with prose between (`The answer: …` and `the example was: …`) make
 ///   an array of both, as any several top-level values do (2).
 #[test]
 fn twelfth_llm_fault_corpus_scores_per_category() {
     score_corpus_except("llm_faults_12.jsonl", 330, &["markdown-around"]);
-    assert_at_most("llm_faults_12.jsonl", 330, 4, 331);
+    assert_at_most("llm_faults_12.jsonl", 330, 3, 332);
+}
+
+/// A thirteenth pass, written blind by a helper that read only the contract: tool calls,
+/// truncation, Python and JS literals, prose and fences, mixed quotes, structural slips,
+/// escapes, odd numbers, double encoding, long schema-shaped answers, tricky valid JSON and
+/// prose with no JSON (315 cases). Its first run: 314 / 315; the miss, `"population":
+/// 921,402}` read as two members, is now digit groups. Held to every case.
+#[test]
+fn thirteenth_llm_fault_corpus_scores_every_case() {
+    score_corpus_except("llm_faults_13.jsonl", 310, &[]);
+    assert_at_most("llm_faults_13.jsonl", 310, 0, 315);
 }
 
 #[test]

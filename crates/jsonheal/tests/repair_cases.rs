@@ -2873,3 +2873,28 @@ fn an_escaped_object_as_a_members_value() {
         vec![RepairKind::EscapedJson]
     );
 }
+
+#[test]
+fn thousands_separators_in_a_members_value() {
+    run(
+        "thousands",
+        &[
+            (
+                r#"{"city": "Amsterdam", "population": 921,402}"#,
+                r#"{"city":"Amsterdam","population":921402}"#,
+            ),
+            (r#"{"a": 1,234,567, "b": 2}"#, r#"{"a":1234567,"b":2}"#),
+            (r#"{"a": -1,000}"#, r#"{"a":-1000}"#),
+            // Cut off after a group: the groups so far.
+            (r#"{"a": 12,345"#, r#"{"a":12345}"#),
+            // Valid JSON: two elements.
+            (r#"[1,234]"#, r#"[1,234]"#),
+            // Not groups of three, a leading zero, or a key after all.
+            (r#"{"a": 1,2345}"#, r#"{"a":1,"2345":null}"#),
+            (r#"{"a": 0,123}"#, r#"{"a":0,"123":null}"#),
+            (r#"{"a": 1,234: 5}"#, r#"{"a":1,"234":5}"#),
+            (r#"{"a": 1.5,234}"#, r#"{"a":1.5,"234":null}"#),
+        ],
+    );
+    assert_eq!(kinds(r#"{"a": 1,234}"#), vec![RepairKind::NumberFormat]);
+}

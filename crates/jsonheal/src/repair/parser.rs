@@ -1988,6 +1988,40 @@ impl<'a> Parser<'a> {
             .then_some((from..end, end + 2))
     }
 
+    /// Where the digit groups of `1,234,567` end, when the integer at `start..end` is a
+    /// member's value (in an array, `[1,234]` is two numbers) of one to three digits and each
+    /// `,` is followed by exactly three digits and then by the object's end or the next
+    /// member: in an object a bare number after a comma is no key (no `:` follows it).
+    fn thousands_groups(&self, start: usize, end: usize) -> Option<usize> {
+        let b = self.src;
+        if self.stack.last().map(|f| f.kind) != Some(FrameKind::Object) {
+            return None;
+        }
+        let digits = &b[start + usize::from(b[start] == b'-')..end];
+        if !(1..=3).contains(&digits.len())
+            || digits[0] == b'0'
+            || !digits.iter().all(u8::is_ascii_digit)
+        {
+            return None;
+        }
+        let mut k = end;
+        let word_byte = |i: usize| {
+            i < self.end && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'.' | b'_'))
+        };
+        while k + 4 <= self.end
+            && b[k] == b','
+            && b[k + 1..k + 4].iter().all(u8::is_ascii_digit)
+            && !word_byte(k + 4)
+        {
+            k += 4;
+        }
+        if k == end {
+            return None;
+        }
+        let m = self.skip_layout_ahead(k);
+        (m >= self.end || matches!(b[m], b'}' | b',')).then_some(k)
+    }
+
     /// A value that does not start with a quote or bracket: a number, a literal, a wrapper
     /// call, or a bare word. Returns true when it opened a wrapper frame.
     fn parse_bare_value(&mut self, mode: &mut Mode) -> Result<bool, Error> {
@@ -2102,6 +2136,20 @@ impl<'a> Parser<'a> {
                 // A separator or closer right after the number is the common case: no
                 // operator can follow, the token ends.
                 let plain_end = matches!(b.get(end), Some(b',' | b'}' | b']')) && end < self.end;
+                if plain_end && b[end] == b',' {
+                    if let Some(groups_end) = self.thousands_groups(start, end) {
+                        // `"population": 921,402}`: digit groups, not a member `402`.
+                        self.record(RepairKind::NumberFormat, start..groups_end);
+                        self.out.push_input(self.text, start..end);
+                        let mut comma = end;
+                        while comma < groups_end {
+                            self.out.push_input(self.text, comma + 1..comma + 4);
+                            comma += 4;
+                        }
+                        self.pos = groups_end;
+                        return Ok(false);
+                    }
+                }
                 if !plain_end && end < self.end && b[end] == b'"' && !self.stack.is_empty() {
                     let m = self.skip_layout_ahead(end + 1);
                     if m >= self.end || matches!(b[m], b',' | b'}' | b']') {
