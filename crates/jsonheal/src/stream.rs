@@ -1802,8 +1802,9 @@ impl Parser {
     fn attach(&mut self, kind: Kind, text: (usize, usize)) -> Option<usize> {
         let id = self.nodes.len();
         let mut key = text.0;
-        match self.stack.last_mut() {
-            None if self.nodes.is_empty() => {}
+        // (`object`, index of the new child) in the innermost container.
+        let place = match self.stack.last_mut() {
+            None if self.nodes.is_empty() => None,
             None => return None,
             Some(frame) => {
                 if frame.object {
@@ -1815,8 +1816,9 @@ impl Parser {
                 }
                 frame.last = id as u32;
                 frame.len += 1;
+                Some((frame.object, frame.len - 1))
             }
-        }
+        };
         let key_len = u16::try_from(text.0.checked_sub(key)?).ok()?;
         let container = matches!(kind, Kind::Arr | Kind::Obj);
         self.nodes.push(Node {
@@ -1830,13 +1832,19 @@ impl Parser {
             self.log.fresh();
             let buf = &mut self.log.buf;
             let path_start = buf.len();
-            buf.push_str(&self.ptr);
-            match self.stack.last() {
+            match place {
                 None => {}
-                Some(frame) if frame.object => {
-                    push_segment(buf, self.arena.get(key..text.0).unwrap_or_default());
+                Some((true, _)) => {
+                    let segment = self.arena.get(key..text.0).unwrap_or_default();
+                    buf.reserve(self.ptr.len() + 1 + segment.len());
+                    buf.push_str(&self.ptr);
+                    push_segment(buf, segment);
                 }
-                Some(frame) => push_index(buf, frame.len.saturating_sub(1)),
+                Some((false, index)) => {
+                    buf.reserve(self.ptr.len() + 21);
+                    buf.push_str(&self.ptr);
+                    push_index(buf, index);
+                }
             }
             self.log.entries.push(Entry {
                 path: (path_start, buf.len()),
@@ -2794,6 +2802,7 @@ fn unicode_escape(b: &[u8]) -> Escape {
 }
 
 /// Append `/segment` to a JSON pointer, escaped per RFC 6901 (`~` → `~0`, `/` → `~1`).
+#[inline]
 fn push_segment(path: &mut String, segment: &str) {
     path.push('/');
     // Keys are short: a plain loop beats a call to memchr2.
@@ -2811,22 +2820,24 @@ fn push_segment(path: &mut String, segment: &str) {
 }
 
 /// Append `/index` to a JSON pointer.
-fn push_index(path: &mut String, mut index: usize) {
+#[inline]
+fn push_index(path: &mut String, index: usize) {
     path.push('/');
+    if index < 10 {
+        path.push(char::from(b'0' + index as u8));
+        return;
+    }
     // Digits into a buffer, last first: cheaper than `write!` on every array element.
     let mut digits = [0u8; 20];
     let mut at = digits.len();
-    loop {
+    let mut n = index;
+    while n > 0 {
         at -= 1;
-        digits[at] = b'0' + (index % 10) as u8;
-        index /= 10;
-        if index == 0 {
-            break;
-        }
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
     }
-    for &d in &digits[at..] {
-        path.push(char::from(d));
-    }
+    // ASCII digits, so this never fails.
+    path.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
 }
 
 /// FNV-1a: a fast hash for the duplicate-key check (collisions are confirmed by a scan).
