@@ -1,0 +1,127 @@
+//! Every case of the engine's fault corpora (`tests/data/llm_faults*.jsonl`: what models
+//! really emit, each with one or more faults) through the stream, in pieces of 1 to 16 bytes:
+//! no snapshot goes back on an earlier one, and outside the documented limits (as the stream
+//! fuzzer reads them) none contradicts the final value; `finish` equals one-shot `repair`.
+#![allow(clippy::unwrap_used)]
+
+use jsonheal::stream::Repairer;
+use jsonheal::{DuplicateKeys, Options, RepairKind};
+use serde_json::Value;
+
+mod common;
+use common::consistent;
+
+/// The final value a snapshot must agree with, or `None` where a documented limit of the
+/// stream applies (see the module docs of `jsonheal::stream`).
+fn final_value(text: &str) -> Option<Value> {
+    let r = jsonheal::repair(text).ok()?;
+    let strict_keys = Options {
+        duplicate_keys: DuplicateKeys::Error,
+        ..Options::default()
+    };
+    let limit = r.repairs.iter().any(|x| {
+        matches!(
+            x.kind(),
+            RepairKind::MultipleValues | RepairKind::MissingArrayOpener
+        )
+    }) || jsonheal::repair_with(text, &strict_keys).is_err()
+        || text.contains("```")
+        || text.contains("~~~")
+        || (text
+            .trim_start()
+            .starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$' || !c.is_ascii())
+            && r.repairs
+                .iter()
+                .any(|x| x.kind() == RepairKind::MissingOpener));
+    if limit {
+        return None;
+    }
+    r.value().ok()
+}
+
+/// Feed `text` in pieces whose sizes cycle from `first`; the contradictions found.
+fn stream_problems(text: &str, fin: &Option<Value>, first: usize) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut r = Repairer::new();
+    let mut previous: Option<Value> = None;
+    let (bytes, mut at, mut k) = (text.as_bytes(), 0, 0);
+    let mut revision = u64::MAX;
+    while at < bytes.len() {
+        let end = (at + 1 + (first + k * 7) % 16).min(bytes.len());
+        k += 1;
+        r.push_bytes(&bytes[at..end]);
+        at = end;
+        if r.revision() == revision {
+            continue;
+        }
+        revision = r.revision();
+        let snap = r.snapshot();
+        if let (Some(p), Some(s)) = (&previous, &snap) {
+            if !consistent(p, s) {
+                problems.push(format!("went back at {at}: {p} then {s}"));
+            }
+        }
+        if let (Some(s), Some(f)) = (&snap, fin) {
+            if !consistent(s, f) {
+                problems.push(format!("contradicts the final value at {at}: {s} vs {f}"));
+            }
+        }
+        previous = snap;
+    }
+    if r.finish() != jsonheal::repair(text) {
+        problems.push("finish differs from repair".to_owned());
+    }
+    problems
+}
+
+#[test]
+fn fault_corpora_stream_without_contradictions() {
+    let dir = format!("{}/tests/data", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("llm_faults") && n.ends_with(".jsonl"))
+        })
+        .collect();
+    files.sort();
+    assert!(files.len() >= 10, "the corpora went missing: {files:?}");
+    let (mut cases, mut checked, mut failures) = (0, 0, Vec::new());
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (line_no, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let case: Value = serde_json::from_str(line).unwrap();
+            let input = case["input"].as_str().unwrap();
+            cases += 1;
+            let fin = final_value(input);
+            checked += usize::from(fin.is_some());
+            // Two chunkings per case: each cuts in other places.
+            for first in [0, 5] {
+                for problem in stream_problems(input, &fin, first) {
+                    failures.push(format!(
+                        "{}:{} (chunking {first}): {problem}\n  {input:?}",
+                        file.file_name().unwrap().to_string_lossy(),
+                        line_no + 1
+                    ));
+                }
+            }
+        }
+    }
+    assert!(cases > 7000, "only {cases} cases");
+    // The limits leave most cases to check against their final value.
+    assert!(
+        checked * 10 > cases * 7,
+        "only {checked} of {cases} checked"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} contradictions in {cases} cases:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+}
