@@ -23,8 +23,12 @@
 //! array lost its `]` or whose object lost its `{` (`{"user": "name": "Ana"}`), or, as a
 //! member's value, the first element of an array that lost its `[` (`{"tags": "a", "b"]}`);
 //! a number or literal member value waits for the next key for the same reason. Longer
-//! strings appear as they arrive. On anything else it cannot settle alone (an inner quote, a
-//! missing comma, a bare word value, concatenation, a duplicate key, a fence that may hold
+//! strings appear as they arrive. A comma lost before an object's next member (after a
+//! number, literal or container, `"hp": 33 "mp": 7`, or at the end of a string's line,
+//! `"name": "Bob"\n "age": 25`) or between an array's container elements (`{…}\n{…}`) is
+//! inserted, as the engine does. On anything else it cannot settle
+//! alone (an inner quote, any other missing comma, a bare word value, concatenation, a
+//! duplicate key, a fence that may hold
 //! one scalar, a `'` that may close a `"` string…) the stream
 //! *freezes*: the snapshot keeps what it had, and [`Repairer::finish`] decides.
 //!
@@ -1214,8 +1218,38 @@ impl Parser {
                 }
                 self.close()
             }
+            // `"hp": 33\n  "inventory": […]`: a member's number, literal or container, then
+            // the next member with its comma lost: the engine inserts the comma, as soon as
+            // the quoted key and its colon show it is one.
+            b'"' if object => match key_follows(bytes, self.pos) {
+                None => Step::Wait,
+                Some(false) => self.freeze(),
+                Some(true) => {
+                    if !self.commit_pending() {
+                        return Step::Go;
+                    }
+                    self.repaired = true;
+                    self.mode = Mode::Key;
+                    Step::Go
+                }
+            },
+            // `[{"id": 1}\n {"id": 2}]`: a container element, then the next one with the
+            // comma lost between them: the engine inserts it.
+            b'{' | b'[' if !object && self.pending.is_none() && self.last_is_container() => {
+                self.repaired = true;
+                self.mode = Mode::Element;
+                Step::Go
+            }
             _ => self.freeze(),
         }
+    }
+
+    /// Whether the innermost container's last child is an object or an array.
+    fn last_is_container(&self) -> bool {
+        self.stack
+            .last()
+            .and_then(|f| self.nodes.get(f.last as usize))
+            .is_some_and(|n| matches!(n.kind, Kind::Arr | Kind::Obj))
     }
 
     /// A quoted key at `pos` (its opening quote), read as a string.
@@ -1308,6 +1342,12 @@ impl Parser {
                 Some(_) => Some(false),
             },
             b',' if !object => Some(true),
+            // `"name": "Bob"\n  "age": 25`: a line break, then the next member's key and
+            // colon: the comma was lost, and the quote closes the string (the engine's rule).
+            // (A held-back string is then no key and no first element of a lost array.)
+            b'"' if object && bytes[after..self.pos].contains(&b'\n') => {
+                key_follows(bytes, self.pos)
+            }
             b',' => comma_then_member(bytes, self.pos + 1),
             _ => Some(false),
         };

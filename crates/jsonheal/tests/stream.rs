@@ -1117,3 +1117,39 @@ fn a_comma_between_trailing_line_breaks_is_held_back() {
         }
     }
 }
+
+/// A member's number, literal or container, or a string at the end of its line, then the
+/// next member with its comma lost (or an array's container element, then the next
+/// container): the stream inserts the comma as the engine does, once the key and its colon
+/// show up, and fills the value in; every prefix stays consistent. A string on the same line
+/// as the next key, or something that is no key, still freezes it.
+#[test]
+fn a_lost_comma_before_the_next_member() {
+    let streams = [
+        "{\n  \"hp\": 33\n  \"inventory\": [\"lute\", \"rapier\"],\n  \"ok\": true\n}",
+        "{\"a\": true\n \"b\": null \"c\": -1.5e3\n}",
+        "{\"a\": {\"x\": 1}\n  \"b\": [1, 2]\n  \"c\": {}}",
+        "{\"scores\": {\"hate\": 0.003,\n \"self_harm\": 0.0001\n \"sexual\": 0.0007}}",
+        "[\n  {\"id\": 1}\n  {\"id\": 2}\n  [3, [4] [5]]]",
+        "{\n  \"name\": \"Bob Stone, the long-distance runner of the old town\"\n  \"age\": 25\n}",
+        "{\n  \"name\": \"Bob\"\n  \"tags\": [\"a\"]\n  \"city\": \"York\"\n}",
+    ];
+    for text in streams {
+        let fin = final_value(text).unwrap_or_else(|| panic!("{text:?}: must repair"));
+        let r = check_chunks(text, text, &every_byte(text), Some(&fin));
+        assert!(!r.is_frozen(), "{text:?}: froze");
+        assert_eq!(r.snapshot(), Some(fin), "{text:?}");
+    }
+    for text in [
+        "{\"a\": 1 \"b\"}",
+        "{\"a\": 1 \"b\" 2}",
+        "[1 \"b\": 2]",
+        "{\"a\": \"x\" \"b\": 2}",
+        "[\"a\" {\"b\": 1}]",
+        "[1 {\"b\": 1}]",
+    ] {
+        let mut r = Repairer::new();
+        r.push(text);
+        assert!(r.is_frozen(), "{text:?} should freeze");
+    }
+}
