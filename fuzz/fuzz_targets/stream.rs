@@ -9,14 +9,13 @@
 #![no_main]
 
 use jsonheal::stream::{Op, Repairer};
-use jsonheal::RepairKind;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 
 #[path = "../../crates/jsonheal/tests/common/mod.rs"]
 mod common;
 
-use common::consistent;
+use common::{consistent, final_within_limits};
 
 /// Apply one event the way a UI patches its copy; `false` when it has no place.
 fn apply(doc: &mut Option<Value>, path: &str, op: Op) -> bool {
@@ -69,29 +68,7 @@ fuzz_target!(|data: &[u8]| {
     let size = |k: usize| 1 + (usize::from(pick) + k * 7) % 16;
     let text = String::from_utf8_lossy(bytes).into_owned();
     let result = jsonheal::repair(&text);
-    let strict_keys = jsonheal::Options {
-        duplicate_keys: jsonheal::DuplicateKeys::Error,
-        ..jsonheal::Options::default()
-    };
-    let fin = result.as_ref().ok().and_then(|r| {
-        let excluded = r.repairs.iter().any(|x| {
-            matches!(
-                x.kind(),
-                RepairKind::MultipleValues | RepairKind::MissingArrayOpener
-            )
-        })
-            // The engine keeps a repeated key (`DuplicateKeys::Keep`): its last value wins
-            // where the stream froze on the first.
-            || jsonheal::repair_with(&text, &strict_keys).is_err()
-            // A fence after the streamed root may hold the answer the engine prefers.
-            || text.contains("```")
-            || text.contains("~~~")
-            // `Result: [1, 2]}`: a bare key first and a stray `}` last make an object that
-            // lost its `{`, after the stream showed the array.
-            || (text.trim_start().starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$' || !c.is_ascii())
-                && r.repairs.iter().any(|x| x.kind() == RepairKind::MissingOpener));
-        (!excluded).then(|| r.value().ok()).flatten()
-    });
+    let fin = final_within_limits(&text);
 
     let mut r = Repairer::new();
     let mut patched: Option<Value> = None;
