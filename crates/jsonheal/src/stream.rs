@@ -9,9 +9,9 @@
 //! Strings only grow; a member appears once its key is complete and its value has begun; a
 //! number or literal appears once a `,`, `}` or `]` shows it can no longer change (`tru` and a
 //! trailing `12` show nothing yet); a container appears when it opens. The repairs that are
-//! certain while streaming are applied at once: single-quoted and backtick strings, unquoted
-//! keys, `//` `/* */` `#` comments, Python literals, trailing commas, invalid escapes, and
-//! prose, code fences and reasoning blocks (`<think>`…) before the value.
+//! certain while streaming are applied at once: single-quoted, backtick and `“typographic”`
+//! strings, unquoted keys, `//` `/* */` `#` comments, Python literals, trailing commas,
+//! invalid escapes, and prose, code fences and reasoning blocks (`<think>`…) before the value.
 //!
 //! Where the one-shot engine decides by looking ahead, the stream waits for the same bytes
 //! and judges them by the same rules: whether a closing quote ends its string (what follows
@@ -487,6 +487,29 @@ enum Kind {
     Str,
     Arr,
     Obj,
+}
+
+/// `Mode::Str`'s quote for a string a typographic double quote opened (`“name”`): it
+/// closes at `”`, `“` or a straight `"` (the engine's rule), subject to what follows.
+const TYPO: u8 = 0xE2;
+
+/// Whether `b` starts with `“` or `”`, which open a string to the engine; `None` when more
+/// text is needed to tell.
+fn typo_double_at(b: &[u8]) -> Option<bool> {
+    match (b.first(), b.get(1), b.get(2)) {
+        (Some(0xE2), Some(0x80), Some(0x9C | 0x9D)) => Some(true),
+        (Some(0xE2), None, _) | (Some(0xE2), Some(0x80), None) => None,
+        _ => Some(false),
+    }
+}
+
+/// The length of the opening quote of a `Mode::Str` string.
+fn quote_len(quote: u8) -> usize {
+    if quote == TYPO {
+        3
+    } else {
+        1
+    }
 }
 
 /// `：`, which the engine reads as a colon after a key.
@@ -1126,6 +1149,11 @@ impl Parser {
                     }
                 }
                 b'\'' | b'`' => self.quoted_key(text, b),
+                0xE2 => match typo_double_at(&bytes[self.pos..]) {
+                    None => Step::Wait,
+                    Some(true) => self.quoted_key(text, TYPO),
+                    Some(false) => self.freeze(),
+                },
                 b'}' => {
                     // After a member, `Key` is reached through a comma: a trailing one.
                     self.repaired |= self.open_len() > 0;
@@ -1165,6 +1193,24 @@ impl Parser {
                             step => step,
                         }
                     }
+                },
+                0xE2 => match typo_double_at(&bytes[self.pos..]) {
+                    None => Step::Wait,
+                    Some(false) => self.freeze(),
+                    // A Windows path in typographic quotes is left to the engine.
+                    Some(true) => match windows_path(&bytes[self.pos + 3..]) {
+                        None => Step::Wait,
+                        Some(true) => self.freeze(),
+                        Some(false) => {
+                            self.repaired = true;
+                            match self.open_string(TYPO, false) {
+                                Step::Go if self.mode != Mode::Frozen => {
+                                    self.string(text, TYPO, false, false)
+                                }
+                                step => step,
+                            }
+                        }
+                    },
                 },
                 b'{' | b'[' => self.open(b == b'{'),
                 b']' if self.mode == Mode::Element => {
@@ -1254,11 +1300,14 @@ impl Parser {
 
     /// A quoted key at `pos` (its opening quote), read as a string.
     fn quoted_key(&mut self, text: &str, quote: u8) -> Step {
-        let Some(windows) = windows_path(&text.as_bytes()[self.pos + 1..]) else {
+        let Some(windows) = windows_path(&text.as_bytes()[self.pos + quote_len(quote)..]) else {
             return Step::Wait;
         };
+        if windows && quote == TYPO {
+            return self.freeze();
+        }
         self.key_start = self.arena.len();
-        self.pos += 1;
+        self.pos += quote_len(quote);
         self.double_quote_seen = false;
         // A Windows path holds an escape JSON does not know: not JSON either.
         self.repaired |= quote != b'"' || windows;
@@ -1597,6 +1646,32 @@ impl Parser {
                     }
                 }
             }
+            if quote == TYPO && (rest[i] == b'"' || rest[i] == 0xE2) {
+                let Some(close) = (match typo_double_at(&rest[i..]) {
+                    None => None,
+                    Some(true) => Some(Some(3)),
+                    Some(false) => Some((rest[i] == b'"').then_some(1)),
+                }) else {
+                    self.content(&text[self.pos..end], key);
+                    self.pos = end;
+                    return Step::Wait;
+                };
+                match close {
+                    Some(len) => {
+                        self.content(&text[self.pos..end], key);
+                        self.pos = end + len;
+                        return self.close_quote(key);
+                    }
+                    None => {
+                        // Another character starting with 0xE2: content, and nothing the
+                        // engine may cut.
+                        self.release_held();
+                        self.arena.push_str(&text[self.pos..end + 3]);
+                        self.pos = end + 3;
+                        continue;
+                    }
+                }
+            }
             if rest[i] == 0xE2 {
                 let Some(tail) = rest.get(i..i + 3) else {
                     self.content(&text[self.pos..end], key);
@@ -1624,18 +1699,7 @@ impl Parser {
             self.pos = end;
             if rest[i] == quote {
                 self.pos += 1;
-                if key {
-                    // A key's quote closes it (a word right after it freezes in `Colon`).
-                    if !self.complete_key() {
-                        return self.freeze();
-                    }
-                    self.mode = Mode::Colon;
-                } else {
-                    // Only a candidate: `after_string` looks at what follows.
-                    self.string_end = Some(self.pos);
-                    self.mode = Mode::AfterValue;
-                }
-                return Step::Go;
+                return self.close_quote(key);
             }
             let escape = if windows {
                 match bytes.get(self.pos + 1) {
@@ -1669,6 +1733,22 @@ impl Parser {
                 }
             }
         }
+    }
+
+    /// A closing quote was read (`pos` is past it).
+    fn close_quote(&mut self, key: bool) -> Step {
+        if key {
+            // A key's quote closes it (a word right after it freezes in `Colon`).
+            if !self.complete_key() {
+                return self.freeze();
+            }
+            self.mode = Mode::Colon;
+        } else {
+            // Only a candidate: `after_string` looks at what follows.
+            self.string_end = Some(self.pos);
+            self.mode = Mode::AfterValue;
+        }
+        Step::Go
     }
 
     /// Raw string content (no quote, no backslash). The end of a value's content waits in
@@ -1982,7 +2062,8 @@ impl Parser {
         let at = self.arena.len();
         if !self.stack.is_empty() {
             // A short string may turn out to be a key (see `KEY_LIKE_LEN`).
-            self.deferred = Some((self.pos, at));
+            // (Where the content starts, less one: as after a straight quote.)
+            self.deferred = Some((self.pos + quote_len(quote) - 1, at));
         } else {
             let Some(id) = self.attach(Kind::Str, (at, at)) else {
                 return self.freeze();
@@ -1992,7 +2073,7 @@ impl Parser {
         }
         self.double_quote_seen = false;
         self.held.clear();
-        self.pos += 1;
+        self.pos += quote_len(quote);
         self.mode = Mode::Str {
             quote,
             key: false,
@@ -2338,7 +2419,7 @@ fn third_stop(quote: u8, key: bool) -> Option<u8> {
     match (quote, key) {
         (b'"', false) => Some(0xE2),
         (b'"', true) => Some(b'\''),
-        (b'\'', _) => Some(b'"'),
+        (b'\'', _) | (TYPO, _) => Some(b'"'),
         _ => None,
     }
 }
@@ -2476,8 +2557,30 @@ fn plausible_container(b: &[u8], i: usize) -> Option<bool> {
 fn key_follows(b: &[u8], k: usize) -> Option<bool> {
     let first = *b.get(k)?;
     if first == 0xE2 {
-        // Typographic quotes: not worth mirroring.
-        return Some(false);
+        // `“key”:` (closed by `”`, `“` or `"`, as the engine reads it); other typographic
+        // quotes are not worth mirroring.
+        if !typo_double_at(&b[k..])? {
+            return Some(false);
+        }
+        let limit = k + LOOKAHEAD;
+        let mut i = k + 3;
+        let after = loop {
+            if i >= limit {
+                return Some(false);
+            }
+            match *b.get(i)? {
+                b'\\' => i += 2,
+                b'\n' => return Some(false),
+                b'"' => break i + 1,
+                0xE2 if typo_double_at(&b[i..])? => break i + 3,
+                _ => i += 1,
+            }
+        };
+        let mut m = after;
+        while is_space(*b.get(m)?) {
+            m += 1;
+        }
+        return Some(b[m] == b':');
     }
     if first == b'"' || first == b'\'' || first == b'`' {
         if first == b'`' && !quote_at(&b[k..])? {

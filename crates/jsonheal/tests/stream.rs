@@ -1153,3 +1153,30 @@ fn a_lost_comma_before_the_next_member() {
         assert!(r.is_frozen(), "{text:?} should freeze");
     }
 }
+
+/// Keys and values in typographic double quotes (`“name”`) stream like straight-quoted
+/// ones: a `“` or `”` opens the string, and a `”`, `“` or `"` closes it as the engine reads
+/// it, once what follows shows it does. Every prefix stays consistent and the value fills
+/// in; a `‘…’` string or a Windows path in typographic quotes is left to `finish`.
+#[test]
+fn typographic_double_quotes_stream() {
+    let streams = [
+        "{“name”: “Alice”, “city”: “Paris”}",
+        "{“message”: “We’re closed today – sorry!”, “n”: 2}",
+        "{“id”: 5, “tags”: [“x”, \"y\"], “public”: false}",
+        "{\"title\": “Inception”, \"year\": 2010, “dir”: “Nolan\"}",
+        "[“a long value that is longer than a key can be, so it shows as it arrives”, “b”]",
+        "{“user”: {“first”: “Jane”, “last”: “Doe”}, “active”: true}",
+    ];
+    for text in streams {
+        let fin = final_value(text).unwrap_or_else(|| panic!("{text:?}: must repair"));
+        let r = check_chunks(text, text, &every_byte(text), Some(&fin));
+        assert!(!r.is_frozen(), "{text:?}: froze");
+        assert_eq!(r.snapshot(), Some(fin), "{text:?}");
+    }
+    for text in ["{‘status’: ‘ok’}", "{“p”: “C:\\dir\\x”}"] {
+        let mut r = Repairer::new();
+        r.push(text);
+        assert!(r.is_frozen(), "{text:?} should freeze");
+    }
+}
