@@ -2576,11 +2576,7 @@ fn key_follows(b: &[u8], k: usize) -> Option<bool> {
                 _ => i += 1,
             }
         };
-        let mut m = after;
-        while is_space(*b.get(m)?) {
-            m += 1;
-        }
-        return Some(b[m] == b':');
+        return colon_at(b, after);
     }
     if first == b'"' || first == b'\'' || first == b'`' {
         if first == b'`' && !quote_at(&b[k..])? {
@@ -2605,11 +2601,7 @@ fn key_follows(b: &[u8], k: usize) -> Option<bool> {
                 _ => break at + 1,
             }
         };
-        let mut m = after;
-        while is_space(*b.get(m)?) {
-            m += 1;
-        }
-        return Some(b[m] == b':');
+        return colon_at(b, after);
     }
     if is_ident_start(first) || first.is_ascii_digit() {
         let limit = k + 64;
@@ -2632,6 +2624,14 @@ fn key_follows(b: &[u8], k: usize) -> Option<bool> {
         return crate::repair::separator_after_quote(b, v + 1, false).map(|ends| !ends);
     }
     Some(false)
+}
+
+/// Whether a `:` comes at `b[after..]`, spaces aside; `None` when more text is needed.
+fn colon_at(b: &[u8], mut after: usize) -> Option<bool> {
+    while is_space(*b.get(after)?) {
+        after += 1;
+    }
+    Some(b[after] == b':')
 }
 
 /// The `Number` of valid JSON number text, as serde_json reads it within a document.
