@@ -451,6 +451,12 @@ fn strings() {
                 "{'q': \"he said “yes”, then left\"}",
                 r#"{"q":"he said “yes”, then left"}"#,
             ),
+            // A key that lost its closing quote ends at its colon, whichever quote opened
+            // it (the opening `“` is three bytes long).
+            ("{“a: 1}", r#"{"a":1}"#),
+            ("{“ab: null}", r#"{"ab":null}"#),
+            ("{“ ,:\tnull}", r#"{" ,":null}"#),
+            ("{‘name: \"Ada\"}", r#"{"name":"Ada"}"#),
         ],
     );
     run(

@@ -383,6 +383,8 @@ struct Parser<'a> {
     inner_quote_seen: bool,
     /// Where the string being read opened (its quote's offset).
     string_open: usize,
+    /// Where its content starts: past an opening quote of one byte, or of three (`“`).
+    string_content: usize,
     /// Where the first part of the string being read opened: a concatenation's parts
     /// (`"a" + "b"`) make one string.
     concat_open: usize,
@@ -854,6 +856,7 @@ impl<'a> Parser<'a> {
             string_end: None,
             inner_quote_seen: false,
             string_open: 0,
+            string_content: 0,
             concat_open: 0,
             string_close: 0,
             member_value_out: (0, 0, 0),
@@ -3789,6 +3792,7 @@ impl<'a> Parser<'a> {
             self.out.push(b'"');
         }
         self.string_open = open;
+        self.string_content = self.pos;
         if !continued {
             // A concatenation's parts are one string: an inner quote in any part counts.
             self.inner_quote_seen = false;
@@ -3937,7 +3941,7 @@ impl<'a> Parser<'a> {
                 b'\\' => self.parse_escape(q, windows_path)?,
                 // `{"a": 'x", "b": 1}`: opened by `'`, closed by `"`.
                 b'"' if q == Quote::Single
-                    && !has_unescaped(&b[self.string_open + 1..i], b'"')
+                    && !has_unescaped(&b[self.string_content..i], b'"')
                     && self.double_quote_closes(i + 1, ctx) =>
                 {
                     self.record(RepairKind::SingleQuotes, i..i + 1);
@@ -3964,7 +3968,7 @@ impl<'a> Parser<'a> {
                 b'\''
                     if q == Quote::Double
                         && ctx == StrCtx::Key
-                        && !b[self.string_open + 1..i].contains(&b'\'')
+                        && !b[self.string_content..i].contains(&b'\'')
                         && {
                             let k = self.skip_layout_ahead(i + 1);
                             k < self.end && b[k] == b':'
@@ -4105,7 +4109,7 @@ impl<'a> Parser<'a> {
         repairs_at_open: usize,
     ) -> bool {
         let b = self.src;
-        let start = self.string_open + 1;
+        let start = self.string_content;
         let Some(content) = b.get(start..i) else {
             return false;
         };
@@ -4579,7 +4583,7 @@ impl<'a> Parser<'a> {
         }
         let closers = &b[k..comma];
         if !closers.iter().any(|&c| c != b' ' && c != b'\t')
-            || b[self.string_open + 1..k]
+            || b[self.string_content..k]
                 .iter()
                 .any(|&c| matches!(c, b'{' | b'['))
         {
@@ -4611,20 +4615,20 @@ impl<'a> Parser<'a> {
     /// (a comma there is the separator).
     fn element_after_line_break(&self, quote: usize) -> bool {
         let b = self.src;
-        let open = self.string_open;
+        let content = self.string_content;
         let mut k = quote;
-        while k > open + 1 && matches!(b[k - 1], b' ' | b'\t') {
+        while k > content && matches!(b[k - 1], b' ' | b'\t') {
             k -= 1;
         }
-        if k <= open + 1 || b[k - 1] != b'\n' {
+        if k <= content || b[k - 1] != b'\n' {
             return false;
         }
         k -= 1;
-        if k > open + 1 && b[k - 1] == b'\r' {
+        if k > content && b[k - 1] == b'\r' {
             k -= 1;
         }
         // One line of content before the break (more may be a multi-line text).
-        if b[open + 1..k].contains(&b'\n') {
+        if b[content..k].contains(&b'\n') {
             return false;
         }
         let Some(after) = self.scan_quoted(quote, Quote::Double, LOOKAHEAD) else {
@@ -5036,10 +5040,10 @@ impl<'a> Parser<'a> {
             }
         };
         let mut k = i;
-        while k > self.string_open + 1 && matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r') {
+        while k > self.string_content && matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r') {
             k -= 1;
         }
-        if k > self.string_open + 1 && b[k - 1] == b',' {
+        if k > self.string_content && b[k - 1] == b',' {
             k -= 1;
         }
         let n: usize = b[k..i].iter().map(|&c| written(c)).sum();
@@ -5782,7 +5786,7 @@ fn scan_number(b: &[u8], start: usize, end: usize) -> usize {
 
 /// The end of the RFC 8259 number at `b[start..end]`, if one starts there (`0` alone for
 /// `01`: what follows decides whether that is the whole token).
-fn json_number_end(b: &[u8], start: usize, end: usize) -> Option<usize> {
+pub(crate) fn json_number_end(b: &[u8], start: usize, end: usize) -> Option<usize> {
     let b = b.get(..end)?;
     let digits = |mut i: usize| {
         let d = i;
