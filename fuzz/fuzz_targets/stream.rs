@@ -64,8 +64,10 @@ fuzz_target!(|data: &[u8]| {
     let Some((&pick, bytes)) = data.split_first() else {
         return;
     };
-    // Piece sizes 1..=16, varied by position.
-    let size = |k: usize| 1 + (usize::from(pick) + k * 7) % 16;
+    // Piece sizes 1..=16, varied by position; or up to 256 (`pick` odd), so that whole
+    // containers arrive in one piece.
+    let largest = if pick % 2 == 1 { 256 } else { 16 };
+    let size = |k: usize| 1 + (usize::from(pick) + k * 7) % largest;
     let text = String::from_utf8_lossy(bytes).into_owned();
     let result = jsonheal::repair(&text);
     let fin = final_within_limits(&text);

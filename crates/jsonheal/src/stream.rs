@@ -8,7 +8,8 @@
 //! Partial values are **stable**: a snapshot never shows what the final value contradicts.
 //! Strings only grow; a member appears once its key is complete and its value has begun; a
 //! number or literal appears once a `,`, `}` or `]` shows it can no longer change (`tru` and a
-//! trailing `12` show nothing yet); a container appears when it opens. The repairs that are
+//! trailing `12` show nothing yet); a container appears when it opens, and one that arrives
+//! whole, as strict JSON, within a push appears whole, in one event. The repairs that are
 //! certain while streaming are applied at once: single-quoted, backtick and `“typographic”`
 //! strings, unquoted keys, `//` `/* */` `#` comments, Python literals, trailing commas,
 //! invalid escapes, and prose, code fences and reasoning blocks (`<think>`…) before the value.
@@ -51,12 +52,16 @@
 //! # Ok::<(), jsonheal::Error>(())
 //! ```
 //!
-//! Cost: the total is linear in the text, whatever the chunk size. Pushing a document and
-//! reading all its events costs about half of what parsing it into a `serde_json::Value`
-//! does, in chunks of a kilobyte or more; each push also has a fixed cost (decoding, the
-//! parser's dispatch, an append event) of a few hundred instructions, so a stream in very
-//! small pieces (16 bytes) costs 1.2–3× more: the most for one long string (a streamed
-//! `write_file` call), whose bytes cost little otherwise. See `benches/stream.rs`. A
+//! Cost: the total is linear in the text, whatever the chunk size. An object or array that
+//! a push brings whole, as strict JSON, is measured by a validator-speed scan and kept as
+//! its text (one node, one [`Shown::Json`] event) instead of a node and an event per value:
+//! in chunks of a kilobyte or more, pushing valid JSON and reading all its events costs
+//! 1.5–2.7× a one-shot [`crate::repair`] of the whole text (which, for valid input, only
+//! validates it). Scans that fail (a container cut by the chunk's end, or one the repair
+//! rules must read) spend at most two bytes per byte pushed. Each push also has a fixed
+//! cost (decoding, the parser's dispatch, an append event) of a few hundred instructions,
+//! so a stream in very small pieces (16 bytes) costs 1.2–3× more: the most for dense small
+//! values, where nothing arrives whole. See `benches/stream.rs`. A
 //! [`Repairer::snapshot`] is proportional to the value's size: build one when
 //! [`Repairer::revision`] moved, or follow [`Repairer::events`].
 //!
@@ -81,12 +86,18 @@ use serde_json::{Map, Number, Value};
 
 use crate::{repair_with, Error, NonFinite, Options, Repaired};
 
+mod whole;
+
 /// A string element of an array may turn out to be a key while it is at most this long and
 /// on one line, when a `:` follows it: of the object around the array, whose `]` went
 /// missing (`{"tags": ["a", "count": 2}`), or of an object in the array that lost its `{`
 /// (`[{"a": 1}, "b": 2}]`). The stream holds such an element back until it is longer or
 /// its closing quote is followed by something else.
 pub(crate) const KEY_LIKE_LEN: usize = 64;
+
+/// A container that opens this close to the text's end is rarely whole yet: a scan for its
+/// end is not tried (at 16-byte chunks, failed scans would cost 5% more).
+const WHOLE_MIN_SCAN: usize = 32;
 
 /// Nesting deeper than this freezes the stream: it bounds the recursion of
 /// [`Repairer::snapshot`] and of dropping the value it returns.
@@ -105,8 +116,8 @@ pub struct Event {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Op {
     /// A value appeared at the path: a new member or element (the index is the array's new
-    /// last one), an empty container that just opened, a string that just started (`""`), or
-    /// a scalar that is now final.
+    /// last one), an empty container that just opened, a whole container that arrived
+    /// complete, a string that just started (`""`), or a scalar that is now final.
     Set(Value),
     /// The string at the path grew by this text.
     Append(String),
@@ -131,7 +142,8 @@ pub enum OpRef<'a> {
     Append(&'a str),
 }
 
-/// A value as it appears: containers empty, strings as far as they have come.
+/// A value as it appears: containers empty (or whole, as their JSON text, when they
+/// arrived complete), strings as far as they have come.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shown<'a> {
     Null,
@@ -143,6 +155,9 @@ pub enum Shown<'a> {
     Array,
     /// `{}`
     Object,
+    /// A whole object or array that arrived complete since the last read, as its JSON text
+    /// (valid JSON, as in the input: `{"id": 7, "tags": ["a"]}`).
+    Json(&'a str),
 }
 
 impl Shown<'_> {
@@ -155,6 +170,7 @@ impl Shown<'_> {
             Shown::String(s) => Value::String(s.to_owned()),
             Shown::Array => Value::Array(Vec::new()),
             Shown::Object => Value::Object(Map::new()),
+            Shown::Json(text) => json_value(text),
         }
     }
 }
@@ -178,6 +194,8 @@ pub struct Events<'a> {
     log: &'a EventLog,
     /// The parser's arena, where the events' texts are.
     arena: &'a str,
+    /// The text pushed, where a whole container's JSON text is.
+    source: &'a str,
     /// The path of the string being read, which an append to it names.
     current_path: &'a str,
     next: usize,
@@ -189,7 +207,10 @@ impl<'a> Iterator for Events<'a> {
     fn next(&mut self) -> Option<EventRef<'a>> {
         let entry = self.log.entries.get(self.next)?;
         self.next += 1;
-        Some(self.log.event(entry, self.arena, self.current_path))
+        Some(
+            self.log
+                .event(entry, self.arena, self.source, self.current_path),
+        )
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -222,7 +243,8 @@ struct Entry {
     path: (usize, usize),
     /// `Some(kind)` for a Set, `None` for an Append.
     set: Option<Kind>,
-    /// The string or number text: `arena[text.0..text.1]`.
+    /// The string or number text: `arena[text.0..text.1]`; a whole container's JSON text:
+    /// `Repairer::text[text.0..text.1]`.
     text: (usize, usize),
 }
 
@@ -246,7 +268,13 @@ impl EventLog {
         }
     }
 
-    fn event<'a>(&'a self, entry: &Entry, arena: &'a str, current_path: &'a str) -> EventRef<'a> {
+    fn event<'a>(
+        &'a self,
+        entry: &Entry,
+        arena: &'a str,
+        source: &'a str,
+        current_path: &'a str,
+    ) -> EventRef<'a> {
         let text = |r: (usize, usize)| arena.get(r.0..r.1).unwrap_or_default();
         let op = match entry.set {
             None => OpRef::Append(text(entry.text)),
@@ -257,6 +285,9 @@ impl EventLog {
                 Kind::Str => Shown::String(text(entry.text)),
                 Kind::Arr => Shown::Array,
                 Kind::Obj => Shown::Object,
+                Kind::Json => {
+                    Shown::Json(source.get(entry.text.0..entry.text.1).unwrap_or_default())
+                }
             }),
         };
         let path = if entry.path == CURRENT_PATH {
@@ -342,7 +373,7 @@ impl Repairer {
     /// time proportional to the value's size; to follow a long stream cheaply, use
     /// [`Repairer::events`] instead.
     pub fn snapshot(&self) -> Option<Value> {
-        self.parser.snapshot()
+        self.parser.snapshot(&self.text)
     }
 
     /// The changes since the last call (or since the start), in order. Consecutive growths of
@@ -358,6 +389,7 @@ impl Repairer {
         Events {
             log: &parser.log,
             arena: &parser.arena,
+            source: &self.text,
             current_path: &parser.current_path,
             next: 0,
         }
@@ -487,6 +519,9 @@ enum Kind {
     Str,
     Arr,
     Obj,
+    /// A container that arrived whole: its JSON text is the part of the text pushed that
+    /// `Parser::whole_spans[end]` names (`text` is where its key ends, as usual).
+    Json,
 }
 
 /// `Mode::Str`'s quote for a string a typographic double quote opened (`“name”`): it
@@ -532,7 +567,8 @@ struct Node {
     /// String content or number text: `arena[text..end]`.
     text: u32,
     /// For a string or a number, the end of its text. For a container, the id past its
-    /// last descendant, `NONE` while it is open (every later node is one then).
+    /// last descendant, `NONE` while it is open (every later node is one then). For a
+    /// whole container (`Kind::Json`), the index of its span in `Parser::whole_spans`.
     end: u32,
 }
 
@@ -618,6 +654,21 @@ struct Parser {
     /// Off in the test that holds `plain_value_run` to the general path's results.
     #[cfg(test)]
     plain_fast: bool,
+    /// Off in the test that holds `whole` to the general path's results.
+    #[cfg(test)]
+    whole_fast: bool,
+    /// `WHOLE_MIN_SCAN`, which that test lowers so that short texts take the lane too.
+    #[cfg(test)]
+    whole_min_scan: usize,
+    /// How many bytes scans for whole containers may still spend in vain: two per byte
+    /// pushed, so that failed scans (a container cut by the text's end, or one that needs
+    /// the repair rules) cost at most twice the text, however deep the nesting.
+    whole_budget: usize,
+    /// The text's length at the last `run`.
+    seen: usize,
+    whole_scratch: whole::Scratch,
+    /// Where each whole container's JSON is in the text pushed (see `Kind::Json`).
+    whole_spans: Vec<(usize, usize)>,
     pos: usize,
     mode: Mode,
     comment: Option<Comment>,
@@ -698,6 +749,14 @@ impl Parser {
         Parser {
             #[cfg(test)]
             plain_fast: true,
+            #[cfg(test)]
+            whole_fast: true,
+            #[cfg(test)]
+            whole_min_scan: WHOLE_MIN_SCAN,
+            whole_budget: 0,
+            seen: 0,
+            whole_scratch: whole::Scratch::default(),
+            whole_spans: Vec::new(),
             pos: 0,
             // Strict mode repairs nothing, so nothing partial can be promised.
             mode: if options.strict {
@@ -739,6 +798,9 @@ impl Parser {
     }
 
     fn run(&mut self, text: &str) {
+        let new = text.len().saturating_sub(self.seen);
+        self.seen = text.len();
+        self.whole_budget = self.whole_budget.saturating_add(2 * new);
         // Node offsets and ids are `u32`; the arena and the node count never outgrow the text.
         if text.len() > u32::MAX as usize && self.mode != Mode::Frozen {
             self.freeze();
@@ -1212,7 +1274,10 @@ impl Parser {
                         }
                     },
                 },
-                b'{' | b'[' => self.open(b == b'{'),
+                b'{' | b'[' => match self.whole(text) {
+                    Some(step) => step,
+                    None => self.open(b == b'{'),
+                },
                 b']' if self.mode == Mode::Element => {
                     self.repaired |= self.open_len() > 0;
                     self.close()
@@ -1295,7 +1360,7 @@ impl Parser {
         self.stack
             .last()
             .and_then(|f| self.nodes.get(f.last as usize))
-            .is_some_and(|n| matches!(n.kind, Kind::Arr | Kind::Obj))
+            .is_some_and(|n| matches!(n.kind, Kind::Arr | Kind::Obj | Kind::Json))
     }
 
     /// A quoted key at `pos` (its opening quote), read as a string.
@@ -1994,7 +2059,7 @@ impl Parser {
     }
 
     /// Node `id` as it is when it appears (containers are empty then).
-    fn shown(&self, id: usize) -> Value {
+    fn shown(&self, id: usize, source: &str) -> Value {
         let Some(node) = self.nodes.get(id) else {
             return Value::Null;
         };
@@ -2008,6 +2073,91 @@ impl Parser {
             Kind::Str => Value::String(text.to_owned()),
             Kind::Arr => Value::Array(Vec::new()),
             Kind::Obj => Value::Object(Map::new()),
+            Kind::Json => {
+                let span = self.whole_spans.get(node.end as usize);
+                json_value(
+                    span.and_then(|&(a, z)| source.get(a..z))
+                        .unwrap_or_default(),
+                )
+            }
+        }
+    }
+
+    /// At a `{` or `[` that opens a value: when the text holds all of it as strict JSON
+    /// (see `whole`), take it as one node and one event; `None` leaves it to `open`.
+    fn whole(&mut self, text: &str) -> Option<Step> {
+        #[cfg(test)]
+        if !self.whole_fast {
+            return None;
+        }
+        if self.whole_budget == 0 || self.stack.len() >= self.depth_limit {
+            return None;
+        }
+        let rest = text.as_bytes().get(self.pos..)?;
+        #[cfg(not(test))]
+        let min_scan = WHOLE_MIN_SCAN;
+        #[cfg(test)]
+        let min_scan = self.whole_min_scan;
+        if rest.len() < min_scan {
+            return None;
+        }
+        let rest = rest.get(..rest.len().min(self.whole_budget))?;
+        let max_depth = self.depth_limit - self.stack.len();
+        let found = match whole::container_len(rest, max_depth, &mut self.whole_scratch) {
+            Ok(found) => found,
+            Err(spent) => {
+                self.whole_budget -= spent.min(self.whole_budget);
+                return None;
+            }
+        };
+        let len = found.len;
+        if let Some(at) = found.closers_after_string {
+            if self.closers_end_string(text.as_bytes(), self.pos + at, self.pos + len) != Some(true)
+            {
+                self.whole_budget -= len.min(self.whole_budget);
+                return None;
+            }
+        }
+        // The JSON stays in the text pushed: no copy. The node's `end` names its span.
+        let span = (self.pos, self.pos + len);
+        let at = self.arena.len();
+        if self
+            .attach(Kind::Json, (at, self.whole_spans.len()))
+            .is_none()
+        {
+            return Some(self.freeze());
+        }
+        self.whole_spans.push(span);
+        if self.track_events {
+            if let Some(entry) = self.log.entries.last_mut() {
+                entry.text = span;
+            }
+        }
+        self.pos += len;
+        self.mode = Mode::AfterValue;
+        Some(Step::Go)
+    }
+
+    /// Whether the closers at `b[at..end]` (the end of a whole container), right after its
+    /// last string, are closers to the engine, as `after_string` decides it for a string
+    /// followed by closers; `None` while the text cannot tell.
+    fn closers_end_string(&self, b: &[u8], at: usize, end: usize) -> Option<bool> {
+        match quote_after_closers(b, at) {
+            Some(false) => {
+                let inside = b.get(at..end).unwrap_or_default();
+                let open = inside
+                    .iter()
+                    .copied()
+                    .filter(|&c| c != b' ' && c != b'\t')
+                    .chain(
+                        self.stack
+                            .iter()
+                            .rev()
+                            .map(|f| if f.object { b'}' } else { b']' }),
+                    );
+                crate::repair::words_after_closers(b, at, open, false).map(|content| !content)
+            }
+            later => later.map(|later| !later),
         }
     }
 
@@ -2159,30 +2309,30 @@ impl Parser {
         self.last_append = Some(self.current);
     }
 
-    fn snapshot(&self) -> Option<Value> {
+    fn snapshot(&self, source: &str) -> Option<Value> {
         if self.nodes.is_empty() {
             return None;
         }
-        Some(self.build(0))
+        Some(self.build(0, source))
     }
 
     /// Depth is bounded by `STREAM_DEPTH_LIMIT`, so the recursion is too.
-    fn build(&self, id: usize) -> Value {
+    fn build(&self, id: usize, source: &str) -> Value {
         let Some(node) = self.nodes.get(id) else {
             return Value::Null;
         };
         let children = || children(&self.nodes, id);
         match node.kind {
-            Kind::Arr => Value::Array(children().map(|(i, _)| self.build(i)).collect()),
+            Kind::Arr => Value::Array(children().map(|(i, _)| self.build(i, source)).collect()),
             Kind::Obj => Value::Object(
                 children()
                     .map(|(i, child)| {
                         let key = self.arena.get(child.key_range());
-                        (key.unwrap_or_default().to_owned(), self.build(i))
+                        (key.unwrap_or_default().to_owned(), self.build(i, source))
                     })
                     .collect(),
             ),
-            _ => self.shown(id),
+            _ => self.shown(id, source),
         }
     }
 }
@@ -2635,6 +2785,11 @@ fn colon_at(b: &[u8], mut after: usize) -> Option<bool> {
 }
 
 /// The `Number` of valid JSON number text, as serde_json reads it within a document.
+/// The value of JSON text that `whole::container_len` accepted, as in the final value.
+fn json_value(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or(Value::Null)
+}
+
 fn number(text: &str) -> Value {
     // A plain integer is the same number (and text) either way; far cheaper this way.
     if !text.contains(['.', 'e', 'E']) && text != "-0" {
@@ -3087,6 +3242,189 @@ mod tests {
                 prop_assert_eq!(fast.snapshot(), general.snapshot());
                 prop_assert_eq!(fast.is_frozen(), general.is_frozen());
             }
+        }
+    }
+
+    /// Feed `text` in `piece`-byte pieces to a repairer with the lane for whole containers
+    /// (taken however short the text) and to one without; the first push after which they
+    /// differ.
+    fn whole_lane_disagrees(text: &str, piece: usize) -> Option<String> {
+        whole_lane_compared(text, piece).err()
+    }
+
+    /// As `whole_lane_disagrees`; `Ok` with how many whole containers the lane took.
+    fn whole_lane_compared(text: &str, piece: usize) -> Result<usize, String> {
+        let mut fast = Repairer::new();
+        fast.parser.whole_min_scan = 0;
+        let mut general = Repairer::new();
+        general.parser.whole_fast = false;
+        for chunk in text.as_bytes().chunks(piece) {
+            fast.push_bytes(chunk);
+            general.push_bytes(chunk);
+            let (a, b) = (fast.snapshot(), general.snapshot());
+            if a != b || fast.is_frozen() != general.is_frozen() {
+                return Err(format!(
+                    "after {} bytes: {a:?} (frozen: {}) vs {b:?} (frozen: {})",
+                    fast.text().len(),
+                    fast.is_frozen(),
+                    general.is_frozen()
+                ));
+            }
+        }
+        Ok(fast.parser.whole_spans.len())
+    }
+
+    /// The lane for whole containers changes no snapshot: after every push (in pieces
+    /// large enough for it to be taken) the snapshot, and whether the stream froze, are
+    /// the general path's, for every input of the corpora.
+    #[test]
+    fn whole_containers_agree_with_the_general_path() {
+        let dir = format!("{}/tests/data", env!("CARGO_MANIFEST_DIR"));
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .expect("the corpora")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+            .collect();
+        files.sort();
+        let (mut cases, mut taken, mut failures) = (0, 0, Vec::new());
+        for file in &files {
+            let corpus = std::fs::read_to_string(file).expect("a corpus");
+            for line in corpus.lines().filter(|l| !l.trim().is_empty()) {
+                let case: Value = serde_json::from_str(line).expect("a corpus line");
+                let Some(input) = case.get("input").and_then(Value::as_str) else {
+                    continue;
+                };
+                cases += 1;
+                for piece in [usize::MAX, 333, 97, 40] {
+                    match whole_lane_compared(input, piece) {
+                        Ok(n) => taken += usize::from(n > 0 && piece == usize::MAX),
+                        Err(why) => {
+                            failures.push(format!("{input:?} in {piece} B pieces: {why}"));
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(cases > 5000, "{cases} cases");
+        // The lane is exercised (most inputs freeze before their first strict container,
+        // or have none).
+        assert!(
+            taken * 10 > cases,
+            "the lane took containers in {taken} of {cases}"
+        );
+        assert!(
+            failures.is_empty(),
+            "{} of {cases}:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
+    }
+
+    /// Values, strict and not, for the documents of `whole_lane_agrees_on_built_documents`.
+    const LEAVES: &[&str] = &[
+        "1",
+        "-2.5e3",
+        "0",
+        "01",
+        "true",
+        "null",
+        "True",
+        "None",
+        "\"x\"",
+        "\"\"",
+        "\"it's\"",
+        "'y'",
+        "\"say “hi”\"",
+        "\"a\\nb\\u00e9\"",
+        "\"\\ud800\"",
+        "\"C:\\new\\x\"",
+        "\"x\"]\"",
+        "\"p\" ]]\"",
+        "word",
+        "\"tab\tin\"",
+        "[]",
+        "{}",
+        // A whole container, then what makes its closers string content to the engine.
+        "[\"q\"]\"",
+        "{\"k\": \"v\"} }\"",
+        "[\"w\"]] more words\"",
+        "[[\"z\"]]",
+        // Strict strings whose quotes the engine may read as closing ones.
+        "\"a”}\"",
+        "\"b’]\"",
+        "\"c”, \"",
+        "\"d', \"",
+        "\"e']\"",
+    ];
+
+    /// Between two values of a container: strict separators, and the faults around them.
+    const SEPARATORS: &[&str] = &[", ", ",", ",\n  ", " , ", ", ", " ", ",,", "\n", ", // c\n"];
+
+    /// A document from the choices: nested arrays and objects of `LEAVES`.
+    fn built(choices: &[usize], at: &mut usize, depth: usize) -> String {
+        fn pick(choices: &[usize], at: &mut usize, n: usize) -> usize {
+            let c = choices.get(*at).copied().unwrap_or(0);
+            *at += 1;
+            c % n
+        }
+        let kind = if depth > 3 { 2 } else { pick(choices, at, 3) };
+        let len = pick(choices, at, 4);
+        let sep = SEPARATORS[pick(choices, at, SEPARATORS.len())];
+        let keys = [
+            "\"a\"",
+            "\"b\"",
+            "c",
+            "\"a\"",
+            "\"d\"",
+            "'e'",
+            "\"f'\"",
+            "\"g”\"",
+            // Strict keys holding what may close a key before a colon, to the engine.
+            "\"h': z\"",
+            "\"i”: z\"",
+        ];
+        match kind {
+            0 | 1 => {
+                let object = kind == 0;
+                let mut out = String::from(if object { "{" } else { "[" });
+                for k in 0..len {
+                    if k > 0 {
+                        out.push_str(sep);
+                    }
+                    if object {
+                        out.push_str(keys[pick(choices, at, keys.len())]);
+                        out.push_str(": ");
+                    }
+                    out.push_str(&built(choices, at, depth + 1));
+                }
+                out.push_str(if object { "}" } else { "]" });
+                out
+            }
+            _ => LEAVES[pick(choices, at, LEAVES.len())].to_owned(),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+        /// The lane for whole containers agrees with the general path on built documents,
+        /// strict in parts and faulty in others, whole or in pieces of any size.
+        #[test]
+        fn whole_lane_agrees_on_built_documents(
+            choices in prop::collection::vec(0usize..1000, 1..120),
+            prefix in prop::sample::select(vec!["", "Sure: ", "```json\n", "{\"wrap\": "]),
+            piece in prop::sample::select(vec![usize::MAX, 500, 64, 33]),
+        ) {
+            let mut at = 0;
+            let mut text = String::from(prefix);
+            // The root holds two built values (a root is read by the general path).
+            text.push_str(if choices[0] % 2 == 0 { "[" } else { "{\"k\": [" });
+            text.push_str(&built(&choices, &mut at, 0));
+            text.push_str(", ");
+            text.push_str(&built(&choices, &mut at, 0));
+            text.push_str(if choices[0] % 2 == 0 { "]" } else { "]}" });
+            prop_assert_eq!(whole_lane_disagrees(&text, piece), None, "{:?}", text);
         }
     }
 

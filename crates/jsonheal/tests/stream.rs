@@ -2,7 +2,7 @@
 //! the final value, and `finish` equals the one-shot `repair`.
 #![allow(clippy::unwrap_used)]
 
-use jsonheal::stream::{Event, Op, Repairer};
+use jsonheal::stream::{Event, Op, OpRef, Repairer, Shown};
 use jsonheal::{repair, repair_with, DuplicateKeys, NonFinite, Options};
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -906,6 +906,39 @@ fn events_name_paths_and_merge_appends() {
         ]
     );
     assert_eq!(r.events().len(), 0);
+}
+
+#[test]
+fn a_container_that_arrives_whole_is_one_event() {
+    let mut r = Repairer::new();
+    let items = r#"[{"id": 1, "tags": ["a", "b"]}, {"id": 2, "note": "x\"y"}]"#;
+    r.push(&format!(r#"{{"items": {items}, "open": [{{"id": 3"#));
+    let events: Vec<_> = r.events().collect();
+    let paths: Vec<_> = events.iter().map(|e| e.path).collect();
+    assert_eq!(paths, ["", "/items", "/open", "/open/0"]);
+    // Whole: its text as it came, and the value it parses to.
+    assert_eq!(events[1].op, OpRef::Set(Shown::Json(items)));
+    assert_eq!(
+        events[1].to_event().op,
+        Op::Set(serde_json::from_str(items).unwrap())
+    );
+    // Still open: shown as it grows.
+    assert_eq!(events[3].op, OpRef::Set(Shown::Object));
+    // Not strict JSON inside: value by value, as ever.
+    r.push(r#"}], "more": [{'id': 4}, {"id": 5, "name": "Annabel Lee", "age": 40}]}"#);
+    let paths: Vec<_> = r.events().map(|e| e.path.to_owned()).collect();
+    assert_eq!(
+        paths,
+        ["/open/0/id", "/more", "/more/0", "/more/0/id", "/more/1"]
+    );
+    assert_eq!(
+        r.snapshot(),
+        Some(json!({
+            "items": [{"id": 1, "tags": ["a", "b"]}, {"id": 2, "note": "x\"y"}],
+            "open": [{"id": 3}],
+            "more": [{"id": 4}, {"id": 5, "name": "Annabel Lee", "age": 40}]
+        }))
+    );
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Every case of the engine's fault corpora (`tests/data/llm_faults*.jsonl`: what models
-//! really emit, each with one or more faults) through the stream, in pieces of 1 to 16 bytes:
-//! no snapshot goes back on an earlier one, and outside the documented limits (as the stream
-//! fuzzer reads them) none contradicts the final value; `finish` equals one-shot `repair`.
+//! really emit, each with one or more faults) through the stream, in pieces of 1 to 16 bytes
+//! and of 1 to 300: no snapshot goes back on an earlier one, and outside the documented
+//! limits (as the stream fuzzer reads them) none contradicts the final value; `finish`
+//! equals one-shot `repair`.
 #![allow(clippy::unwrap_used)]
 
 use jsonheal::stream::Repairer;
@@ -10,15 +11,16 @@ use serde_json::Value;
 mod common;
 use common::{consistent, final_within_limits};
 
-/// Feed `text` in pieces whose sizes cycle from `first`; the contradictions found.
-fn stream_problems(text: &str, fin: &Option<Value>, first: usize) -> Vec<String> {
+/// Feed `text` in pieces of 1 to `largest` bytes, whose sizes cycle from `first`; the
+/// contradictions found.
+fn stream_problems(text: &str, fin: &Option<Value>, first: usize, largest: usize) -> Vec<String> {
     let mut problems = Vec::new();
     let mut r = Repairer::new();
     let mut previous: Option<Value> = None;
     let (bytes, mut at, mut k) = (text.as_bytes(), 0, 0);
     let mut revision = u64::MAX;
     while at < bytes.len() {
-        let end = (at + 1 + (first + k * 7) % 16).min(bytes.len());
+        let end = (at + 1 + (first + k * 7) % largest).min(bytes.len());
         k += 1;
         r.push_bytes(&bytes[at..end]);
         at = end;
@@ -71,9 +73,10 @@ fn fault_corpora_stream_without_contradictions() {
             cases += 1;
             let fin = final_within_limits(input);
             checked += usize::from(fin.is_some());
-            // Two chunkings per case: each cuts in other places.
-            for first in [0, 5] {
-                for problem in stream_problems(input, &fin, first) {
+            // Three chunkings per case: each cuts in other places; the last in pieces large
+            // enough for whole containers to arrive in one.
+            for (first, largest) in [(0, 16), (5, 16), (3, 300)] {
+                for problem in stream_problems(input, &fin, first, largest) {
                     failures.push(format!(
                         "{}:{} (chunking {first}): {problem}\n  {input:?}",
                         file.file_name().unwrap().to_string_lossy(),
