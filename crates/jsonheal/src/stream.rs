@@ -11,8 +11,10 @@
 //! trailing `12` show nothing yet); a container appears when it opens, and one that arrives
 //! whole, as strict JSON, within a push appears whole, in one event. The repairs that are
 //! certain while streaming are applied at once: single-quoted, backtick and `“typographic”`
-//! strings, unquoted keys, `//` `/* */` `#` comments, Python literals, trailing commas,
-//! invalid escapes, and prose, code fences and reasoning blocks (`<think>`…) before the value.
+//! strings, unquoted keys and keys that lost their opening quote (`model": 1`), lost
+//! colons (`"name" "run"`, `=`, `=>`, `：`), members with no value (`"a": ,` is null),
+//! `//` `/* */` `#` comments, Python literals, trailing commas, invalid escapes, and prose,
+//! code fences and reasoning blocks (`<think>`…) before the value.
 //!
 //! Where the one-shot engine decides by looking ahead, the stream waits for the same bytes
 //! and judges them by the same rules: whether a closing quote ends its string (what follows
@@ -1233,16 +1235,46 @@ impl Parser {
                 }
                 _ => self.freeze(),
             },
-            Mode::Colon => {
-                if b == b':' {
+            Mode::Colon => match b {
+                b':' => {
                     self.pos += 1;
                     self.mode = Mode::MemberValue;
                     Step::Go
-                } else {
-                    // `{"a" 1}` (missing colon) and the like.
-                    self.freeze()
                 }
-            }
+                // `{"a" = 1}`, `{"a" => 1}`: the engine reads `=` and `=>` as the colon.
+                b'=' => match bytes.get(self.pos + 1) {
+                    None => Step::Wait,
+                    Some(&next) => {
+                        self.pos += if next == b'>' { 2 } else { 1 };
+                        self.repaired = true;
+                        self.mode = Mode::MemberValue;
+                        Step::Go
+                    }
+                },
+                // `{"a"：1}`: a full-width colon.
+                0xEF => match starts_with_partial(&bytes[self.pos..], FULL_WIDTH_COLON) {
+                    None => Step::Wait,
+                    Some(true) => {
+                        self.pos += FULL_WIDTH_COLON.len();
+                        self.repaired = true;
+                        self.mode = Mode::MemberValue;
+                        Step::Go
+                    }
+                    Some(false) => self.freeze(),
+                },
+                // `{"a" }`: a key with no value is null.
+                b'}' => self.empty_member_value(),
+                // The key may be an element of an array that lost its `[`
+                // (`{"tags": "a", "b"]}`): the engine's call.
+                b',' | b']' => self.freeze(),
+                // `{"a" 1}`, `{"name" "run"}`: the colon went missing; what follows is the
+                // value, read as after a colon.
+                _ => {
+                    self.repaired = true;
+                    self.mode = Mode::MemberValue;
+                    Step::Go
+                }
+            },
             Mode::MemberValue | Mode::Element => match b {
                 b'"' | b'\'' | b'`' => match windows_path(&bytes[self.pos + 1..]) {
                     None => Step::Wait,
@@ -1282,6 +1314,7 @@ impl Parser {
                     self.repaired |= self.open_len() > 0;
                     self.close()
                 }
+                b',' | b'}' if self.mode == Mode::MemberValue => self.empty_member_value(),
                 _ if is_word_byte(b) => {
                     self.word_start = self.arena.len();
                     self.mode = Mode::ValueWord;
@@ -1353,6 +1386,17 @@ impl Parser {
             }
             _ => self.freeze(),
         }
+    }
+
+    /// `{"a": }`, `{"a": , "b": 1}`, `{"a" }`: a member with no value is null to the
+    /// engine. It waits, as a literal does, for what follows to show that it is no first
+    /// element of an array that lost its `[` (`{"a": , 1, 2]}` is `{"a": [null, 1, 2]}`).
+    fn empty_member_value(&mut self) -> Step {
+        self.repaired = true;
+        self.word_start = self.arena.len();
+        self.pending = Some(Kind::Null);
+        self.mode = Mode::AfterValue;
+        Step::Go
     }
 
     /// Whether the innermost container's last child is an object or an array.
@@ -1803,7 +1847,7 @@ impl Parser {
     /// A closing quote was read (`pos` is past it).
     fn close_quote(&mut self, key: bool) -> Step {
         if key {
-            // A key's quote closes it (a word right after it freezes in `Colon`).
+            // A key's quote closes it (`Colon` reads what follows, a lost colon too).
             if !self.complete_key() {
                 return self.freeze();
             }
@@ -1873,6 +1917,26 @@ impl Parser {
                 }
                 c if c.is_alphanumeric() || matches!(c, '_' | '$' | '-' | '.' | ' ' | '\t') => {
                     self.arena.push(c);
+                }
+                // `{model": 1}`: a key that lost its opening quote ends at the closing one,
+                // when its colon follows (the engine's rule; not after a space: `{a ": 1}`).
+                '"' if !self.arena.ends_with([' ', '\t']) => {
+                    let after = self.pos + i + 1;
+                    let rest = text.as_bytes().get(after..).unwrap_or_default();
+                    let Some(k) = rest.iter().position(|&c| c != b' ' && c != b'\t') else {
+                        self.pos += i;
+                        return Step::Wait;
+                    };
+                    if rest[k] != b':' {
+                        self.pos += i;
+                        return self.freeze();
+                    }
+                    self.pos = after + k + 1;
+                    if !self.complete_key() {
+                        return self.freeze();
+                    }
+                    self.mode = Mode::MemberValue;
+                    return Step::Go;
                 }
                 _ => {
                     self.pos += i;

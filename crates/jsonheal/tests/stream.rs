@@ -1187,6 +1187,47 @@ fn a_lost_comma_before_the_next_member() {
     }
 }
 
+/// A member that lost its colon (`"name" "run"`, or wrote `=`, `=>`, `：`), its value
+/// (`"a": ,` is null), or its key's opening quote (`model": 1`) streams as the engine reads
+/// it; where a later `]` or `:` may make it something else, the stream leaves it to `finish`.
+#[test]
+fn lost_colons_values_and_key_quotes() {
+    let streams = [
+        "{\"name\" \"run\", \"n\": 1}",
+        // (After a scalar, a member without its colon may be an array's element, so the
+        // stream waits there: colons go missing after containers here.)
+        "{\"d\" [1], \"e\" {\"f\" null}, \"b\" true}",
+        "{\"c\" -2}",
+        "{\"a\" = [1], \"b\" => {\"x\": 1}, \"c\"：3}",
+        "{\"a\": , \"b\": 2, \"c\": }",
+        "{\"a\":,\"b\": /* none */ , \"c\": [{\"d\":}]}",
+        "{\"x\" }",
+        "{model\": \"resnet-50\", \"cfg\": {lr\": 3e-4}, \"steps\" 10}",
+        "{first name\" : \"Ada\"}",
+        "[{id\": 1, \"ok\": true}, {id\": 2}]",
+    ];
+    for text in streams {
+        let fin = final_value(text).unwrap_or_else(|| panic!("{text:?}: must repair"));
+        let r = check_chunks(text, text, &every_byte(text), Some(&fin));
+        assert!(!r.is_frozen(), "{text:?}: froze");
+        assert_eq!(r.snapshot(), Some(fin), "{text:?}");
+    }
+    for text in [
+        // Maybe an array that lost its `[`: `{"a": [null, 1, 2]}`.
+        "{\"a\" , 1, 2]}",
+        "{\"a\": , 1, 2]}",
+        // The engine reads an object that lost its `{`: `{"a": {"b": 1}}`.
+        "{\"a\" \"b\": 1}",
+        "{a\"b\": 1}",
+        // Not the key's closing quote to the engine after a space.
+        "{a \": 1}",
+    ] {
+        let mut r = Repairer::new();
+        r.push(text);
+        assert!(r.is_frozen(), "{text:?} should freeze");
+    }
+}
+
 /// Keys and values in typographic double quotes (`“name”`) stream like straight-quoted
 /// ones: a `“` or `”` opens the string, and a `”`, `“` or `"` closes it as the engine reads
 /// it, once what follows shows it does. Every prefix stays consistent and the value fills
