@@ -1435,6 +1435,8 @@ impl Parser {
     /// `self.pos` is at the first non-space byte after the quote.
     fn after_string(&mut self, bytes: &[u8], after: usize) -> Step {
         let object = self.stack.last().is_some_and(|f| f.object);
+        // An array's next element follows with its comma lost.
+        let mut lost_comma = false;
         let closes = match bytes[self.pos] {
             // Unless a quote right after the closers ends the string (the engine's rule).
             // Either way the withheld end is content: show it while that is undecided.
@@ -1500,11 +1502,15 @@ impl Parser {
                 Some(_) => Some(false),
             },
             b',' if !object => Some(true),
-            // `"name": "Bob"\n  "age": 25`: a line break, then the next member's key and
-            // colon: the comma was lost, and the quote closes the string (the engine's rule).
+            // `"name": "Bob"\n  "age": 25`, `"name": "search" "arguments": {…}`: the next
+            // member's key and colon: the comma was lost, and the quote closes the string
+            // (the engine's rule; the stream froze at any inner quote before).
             // (A held-back string is then no key and no first element of a lost array.)
-            b'"' if object && bytes[after..self.pos].contains(&b'\n') => {
-                key_follows(bytes, self.pos)
+            b'"' if object => key_follows(bytes, self.pos),
+            // `["a" "b"]`: layout, then the next element's quote: the comma was lost.
+            b'"' if self.pos > after => {
+                lost_comma = true;
+                Some(true)
             }
             b',' => comma_then_member(bytes, self.pos + 1),
             _ => Some(false),
@@ -1520,6 +1526,10 @@ impl Parser {
                 let from = self.arena.len();
                 self.release_held();
                 self.grew(from);
+                if lost_comma {
+                    self.repaired = true;
+                    self.mode = Mode::Element;
+                }
                 Step::Go
             }
         }

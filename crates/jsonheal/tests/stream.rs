@@ -1166,6 +1166,8 @@ fn a_lost_comma_before_the_next_member() {
         "[\n  {\"id\": 1}\n  {\"id\": 2}\n  [3, [4] [5]]]",
         "{\n  \"name\": \"Bob Stone, the long-distance runner of the old town\"\n  \"age\": 25\n}",
         "{\n  \"name\": \"Bob\"\n  \"tags\": [\"a\"]\n  \"city\": \"York\"\n}",
+        "{\"name\": \"search\" \"arguments\": {\"q\": \"rust\"} \"n\": 2}",
+        "{\"a\": \"x\"\"b\": 2, \"tags\": [\"p\" \"q\"  \"r\"\n \"s\"]}",
     ];
     for text in streams {
         let fin = final_value(text).unwrap_or_else(|| panic!("{text:?}: must repair"));
@@ -1177,7 +1179,8 @@ fn a_lost_comma_before_the_next_member() {
         "{\"a\": 1 \"b\"}",
         "{\"a\": 1 \"b\" 2}",
         "[1 \"b\": 2]",
-        "{\"a\": \"x\" \"b\": 2}",
+        "{\"a\": \"x\" \"b\"}",
+        "[\"a\"\"b\"]",
         "[\"a\" {\"b\": 1}]",
         "[1 {\"b\": 1}]",
     ] {
