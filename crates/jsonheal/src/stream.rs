@@ -1315,6 +1315,12 @@ impl Parser {
                     self.close()
                 }
                 b',' | b'}' if self.mode == Mode::MemberValue => self.empty_member_value(),
+                // `"model":: "x"`: a doubled colon.
+                b':' if self.mode == Mode::MemberValue => {
+                    self.repaired = true;
+                    self.pos += 1;
+                    Step::Go
+                }
                 _ if is_word_byte(b) => {
                     self.word_start = self.arena.len();
                     self.mode = Mode::ValueWord;
@@ -1719,20 +1725,24 @@ impl Parser {
             };
             if Some(rest[i]) == other_quote {
                 // The engine closes a string at its first quote of the other kind that a `:`
-                // follows in a key (`"a': 1`, unless the key's own quote comes later on the
-                // line: `"':": 1`), or, in a single-quoted value, a closer or a comma
-                // (`'x", "b": 1`): left to `finish`.
+                // follows in a key (`"a': 1`, `'id": 1`, unless the key's own quote comes
+                // later on the line: `"':": 1`), and so does the stream; or, in a
+                // single-quoted value, a closer or a comma (`'x", "b": 1`): left to `finish`.
                 self.content(&text[self.pos..end], key);
                 self.pos = end;
                 let first = !std::mem::replace(&mut self.double_quote_seen, true);
-                let may_close = bytes[end + 1..].iter().find(|&&c| !is_space(c)).map(|&c| {
+                let next = bytes[end + 1..].iter().position(|&c| !is_space(c));
+                let may_close = next.map(|k| {
+                    let c = bytes[end + 1 + k];
                     first && (c == b':' || (quote == b'\'' && matches!(c, b',' | b'}' | b']')))
                 });
                 let closes = match may_close {
                     None if first => None,
                     None => Some(false),
-                    Some(true) if quote == b'"' => {
-                        key_closer_later(bytes, end + 1, b'"').map(|later| !later)
+                    // (The engine looks for the colon as far as `LOOKAHEAD`.)
+                    Some(true) if key && next.is_some_and(|k| k >= LOOKAHEAD) => Some(false),
+                    Some(true) if key => {
+                        key_closer_later(bytes, end + 1, quote).map(|later| !later)
                     }
                     decided => decided,
                 };
@@ -1740,6 +1750,11 @@ impl Parser {
                     None => {
                         self.double_quote_seen = false;
                         return Step::Wait;
+                    }
+                    Some(true) if key => {
+                        self.repaired = true;
+                        self.pos = end + 1;
+                        return self.close_quote(true);
                     }
                     Some(true) => return self.freeze(),
                     Some(false) => {
@@ -1756,7 +1771,13 @@ impl Parser {
                 let object = self.stack.last().is_some_and(|f| f.object);
                 match crate::repair::apostrophe_closes(bytes, end + 1, object, false) {
                     None => return Step::Wait,
-                    Some(true) => return self.freeze(),
+                    // `"array', "items": …`: opened by `"`, closed by `'` (the engine's rule);
+                    // what follows is judged as after any closing quote.
+                    Some(true) => {
+                        self.repaired = true;
+                        self.pos = end + 1;
+                        return self.close_quote(false);
+                    }
                     Some(false) => {
                         self.release_held();
                         self.arena.push('\'');

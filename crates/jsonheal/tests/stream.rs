@@ -1208,6 +1208,9 @@ fn lost_colons_values_and_key_quotes() {
         "{model\": \"resnet-50\", \"cfg\": {lr\": 3e-4}, \"steps\" 10}",
         "{first name\" : \"Ada\"}",
         "[{id\": 1, \"ok\": true}, {id\": 2}]",
+        "{\"model\":: \"resnet-50\", \"n\": : 2}",
+        // Opened by one kind of quote, closed by the other.
+        "{'id\": 1, \"type\": \"array', \"items\": {\"a': \"x\"}}",
     ];
     for text in streams {
         let fin = final_value(text).unwrap_or_else(|| panic!("{text:?}: must repair"));
