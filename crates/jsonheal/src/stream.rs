@@ -2821,7 +2821,7 @@ fn key_follows(b: &[u8], k: usize) -> Option<bool> {
                 _ => i += 1,
             }
         };
-        return colon_at(b, after);
+        return key_end_follows(b, after);
     }
     if first == b'"' || first == b'\'' || first == b'`' {
         if first == b'`' && !quote_at(&b[k..])? {
@@ -2846,7 +2846,7 @@ fn key_follows(b: &[u8], k: usize) -> Option<bool> {
                 _ => break at + 1,
             }
         };
-        return colon_at(b, after);
+        return key_end_follows(b, after);
     }
     if is_ident_start(first) || first.is_ascii_digit() {
         let limit = k + 64;
@@ -2871,12 +2871,53 @@ fn key_follows(b: &[u8], k: usize) -> Option<bool> {
     Some(false)
 }
 
-/// Whether a `:` comes at `b[after..]`, spaces aside; `None` when more text is needed.
-fn colon_at(b: &[u8], mut after: usize) -> Option<bool> {
-    while is_space(*b.get(after)?) {
-        after += 1;
+/// After a quoted key's closing quote at `after`: whether what follows makes it a key to
+/// the engine's `key_follows`: a colon, or a colon it reads as lost (`"c"{…}`, `"b" = 1`,
+/// `"b" 1` on the same line). No where the engine looks past what the stream mirrors (a
+/// comment, a string right after the quote, a bare word); `None` while the text cannot tell.
+fn key_end_follows(b: &[u8], after: usize) -> Option<bool> {
+    let mut m = after;
+    while is_space(*b.get(m)?) {
+        m += 1;
+        if m - after >= LOOKAHEAD {
+            return Some(false);
+        }
     }
-    Some(b[after] == b':')
+    Some(match b[m] {
+        b':' => true,
+        0xEF => starts_with_partial(&b[m..], FULL_WIDTH_COLON)?,
+        b'{' | b'[' if m == after => true,
+        b'=' if m > after => *b.get(m + 1)? != b'=',
+        _ if m > after && !b[after..m].contains(&b'\n') => return value_starts_at(b, m),
+        _ => false,
+    })
+}
+
+/// The engine's `value_starts_at`: a container, a number or literal that ends there, or a
+/// quote (here `"` and `'` only; no for the rest); `None` while the text cannot tell.
+fn value_starts_at(b: &[u8], m: usize) -> Option<bool> {
+    let ends = |e: usize| {
+        b.get(e)
+            .map(|&c| matches!(c, b',' | b'}' | b']') || is_space(c))
+    };
+    Some(match *b.get(m)? {
+        b'{' | b'[' | b'"' | b'\'' => true,
+        b'-' | b'0'..=b'9' => {
+            let mut e = m;
+            while matches!(*b.get(e)?, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') {
+                e += 1;
+            }
+            crate::repair::json_number_end(b, m, e) == Some(e) && ends(e)?
+        }
+        c if c.is_ascii_alphabetic() => {
+            let mut e = m;
+            while b.get(e)?.is_ascii_alphabetic() {
+                e += 1;
+            }
+            crate::repair::literal_word(&b[m..e]).is_some() && ends(e)?
+        }
+        _ => false,
+    })
 }
 
 /// The `Number` of valid JSON number text, as serde_json reads it within a document.

@@ -5705,7 +5705,7 @@ fn has_unescaped(s: &[u8], quote: u8) -> bool {
     false
 }
 
-fn literal_word(w: &[u8]) -> Option<&'static str> {
+pub(crate) fn literal_word(w: &[u8]) -> Option<&'static str> {
     Some(match w {
         b"true" | b"True" | b"TRUE" => "true",
         b"false" | b"False" | b"FALSE" => "false",
