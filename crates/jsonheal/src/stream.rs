@@ -1267,6 +1267,16 @@ impl Parser {
                 // The key may be an element of an array that lost its `[`
                 // (`{"tags": "a", "b"]}`): the engine's call.
                 b',' | b']' => self.freeze(),
+                // `{"a"1 "b": 2}`: a word right after the quote may make the quote content
+                // (the engine's call).
+                _ if (b.is_ascii_alphanumeric() || b == b'_')
+                    && !matches!(
+                        bytes.get(self.pos.wrapping_sub(1)),
+                        Some(b' ' | b'\t' | b'\n' | b'\r' | b'/')
+                    ) =>
+                {
+                    self.freeze()
+                }
                 // `{"a" 1}`, `{"name" "run"}`: the colon went missing; what follows is the
                 // value, read as after a colon.
                 _ => {

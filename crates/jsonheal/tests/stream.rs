@@ -1225,6 +1225,8 @@ fn lost_colons_values_and_key_quotes() {
         "{a\"b\": 1}",
         // Not the key's closing quote to the engine after a space.
         "{a \": 1}",
+        // A word right after a key's quote may be more of the key: `{"a\"1 \"b": "%2"}`.
+        "{\"a\"1 \"b\": %2}",
     ] {
         let mut r = Repairer::new();
         r.push(text);
