@@ -2,7 +2,8 @@
 //!
 //! A 1 MB document (tool-call-like records: code in strings, nested objects, numbers,
 //! literals, non-ASCII text; a node every 18 bytes) is fed in 16 B, 1 KB and 64 KB chunks,
-//! reading every path event after every chunk; `push+events` is the streaming parser alone,
+//! reading every path event after every chunk (a record that a chunk brings whole is one
+//! event, as the stream reports it); `push+events` is the streaming parser alone,
 //! `push+events+finish` adds the one-shot repair that `finish` runs. The 2 MB document shows
 //! the growth is linear. `code_1MB` is one streamed `write_file` call: a long string of
 //! escaped code.

@@ -1241,6 +1241,16 @@ impl Parser {
                     self.mode = Mode::MemberValue;
                     Step::Go
                 }
+                // No colon after a key that holds one: the engine may end the key there
+                // (`{" 2: 1, "…`, a key that lost its closing quote): its call.
+                _ if self
+                    .arena
+                    .as_bytes()
+                    .get(self.key_start..)
+                    .is_some_and(|key| key.contains(&b':')) =>
+                {
+                    self.freeze()
+                }
                 // `{"a" = 1}`, `{"a" => 1}`: the engine reads `=` and `=>` as the colon.
                 b'=' => match bytes.get(self.pos + 1) {
                     None => Step::Wait,
@@ -2655,7 +2665,7 @@ fn key_closer_later(b: &[u8], from: usize, quote: u8) -> Option<bool> {
     let rest = b.get(from..).unwrap_or_default();
     let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
     let within = &line[..line.len().min(LOOKAHEAD)];
-    match memchr::memchr(quote, within) {
+    match memchr::memchr_iter(quote, within).find(|&n| !crate::repair::escaped_at(b, from + n)) {
         Some(n) => rest[n + 1..]
             .iter()
             .find(|&&c| !is_space(c))

@@ -457,6 +457,10 @@ fn strings() {
             ("{“ab: null}", r#"{"ab":null}"#),
             ("{“ ,:\tnull}", r#"{" ,":null}"#),
             ("{‘name: \"Ada\"}", r#"{"name":"Ada"}"#),
+            // A `'` then a colon closes a `"` key unless the key's own quote comes later on
+            // the line, and an escaped quote is not that one.
+            (r#"Here: {"':\"": null}"#, r#"{"':\"":null}"#),
+            (r#"{"a': 1}"#, r#"{"a":1}"#),
         ],
     );
     run(

@@ -1227,6 +1227,8 @@ fn lost_colons_values_and_key_quotes() {
         "{a \": 1}",
         // A word right after a key's quote may be more of the key: `{"a\"1 \"b": "%2"}`.
         "{\"a\"1 \"b\": %2}",
+        // A key that lost its closing quote ends at its own colon: `{" 2": 1}`.
+        "{\" 2: 1, \"\"2b\"}",
     ] {
         let mut r = Repairer::new();
         r.push(text);

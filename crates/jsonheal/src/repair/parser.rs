@@ -4185,10 +4185,13 @@ impl<'a> Parser<'a> {
         let b = &self.src[..self.end];
         let line_end = memchr::memchr(b'\n', &b[from..]).map_or(b.len(), |n| from + n);
         let limit = line_end.min(from + LOOKAHEAD);
-        memchr::memchr(quote, &b[from..limit]).is_some_and(|n| {
-            let k = self.skip_layout_ahead(from + n + 1);
-            k < self.end && b[k] == b':'
-        })
+        // The first quote not escaped (`"':\"": 1` holds an escaped one first).
+        memchr::memchr_iter(quote, &b[from..limit])
+            .find(|&n| !escaped_at(b, from + n))
+            .is_some_and(|n| {
+                let k = self.skip_layout_ahead(from + n + 1);
+                k < self.end && b[k] == b':'
+            })
     }
 
     fn parse_escape(&mut self, q: Quote, windows_path: bool) -> Result<(), Error> {
@@ -5703,6 +5706,11 @@ fn has_unescaped(s: &[u8], quote: u8) -> bool {
         k += n + 2;
     }
     false
+}
+
+/// Whether the byte at `i` is escaped: an odd number of backslashes right before it.
+pub(crate) fn escaped_at(b: &[u8], i: usize) -> bool {
+    b[..i].iter().rev().take_while(|&&c| c == b'\\').count() % 2 == 1
 }
 
 pub(crate) fn literal_word(w: &[u8]) -> Option<&'static str> {
