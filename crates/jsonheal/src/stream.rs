@@ -1606,7 +1606,7 @@ impl Parser {
         let bytes = text.as_bytes();
         loop {
             let rest = &bytes[self.pos..];
-            let Some(i) = plain_stop(rest) else {
+            let Some(i) = plain_stop::<false>(rest) else {
                 let tail = &text[self.pos..];
                 if rest.last().is_some_and(|&b| !cuttable(b)) {
                     // Nothing the engine could cut: all of it is content now.
@@ -2632,21 +2632,28 @@ fn string_stop(rest: &[u8], quote: u8, third: Option<u8>) -> Option<usize> {
     string_stop_far(rest.get(NEAR..)?, quote, typographic.then_some(third)).map(|k| k + NEAR)
 }
 
-/// `string_stop` for a straight-quoted value (`"`, `\` or the 0xE2 of a typographic
-/// quote), inlined into `Parser::plain_value_run`'s loop.
+/// `string_stop` for a straight-quoted value (`"`, `\`, `'` or the 0xE2 of a typographic
+/// quote), inlined into `Parser::plain_value_run`'s loop; with `CONTROL`, a byte below 0x20
+/// too (for `whole`, which takes strict JSON only).
 #[inline(always)]
-fn plain_stop(rest: &[u8]) -> Option<usize> {
+fn plain_stop<const CONTROL: bool>(rest: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // The high bit of each byte equal to `c` (below `c` for `below`); only bytes above the
+    // lowest flag can be flagged wrongly, so the lowest is exact.
     let matches = |w: u64, c: u8| {
         let x = w ^ (ONES * u64::from(c));
         x.wrapping_sub(ONES) & !x & HIGHS
     };
+    let below = |w: u64, c: u8| w.wrapping_sub(ONES * u64::from(c)) & !w & HIGHS;
     let mut words = rest.chunks_exact(8);
     let mut at = 0;
     for word in words.by_ref() {
         let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
-        let found = matches(w, b'"') | matches(w, b'\\') | matches(w, 0xE2) | matches(w, b'\'');
+        let mut found = matches(w, b'"') | matches(w, b'\\') | matches(w, 0xE2) | matches(w, b'\'');
+        if CONTROL {
+            found |= below(w, 0x20);
+        }
         if found != 0 {
             return Some(at + (found.trailing_zeros() / 8) as usize);
         }
@@ -2655,7 +2662,7 @@ fn plain_stop(rest: &[u8]) -> Option<usize> {
     words
         .remainder()
         .iter()
-        .position(|&c| matches!(c, b'"' | b'\\' | 0xE2 | b'\''))
+        .position(|&c| matches!(c, b'"' | b'\\' | 0xE2 | b'\'') || (CONTROL && c < 0x20))
         .map(|k| at + k)
 }
 

@@ -1151,6 +1151,26 @@ fn a_comma_between_trailing_line_breaks_is_held_back() {
     }
 }
 
+/// Each text, fed a byte at a time, streams to its final value without freezing, every
+/// snapshot consistent on the way.
+fn stream_to_their_final_values(streams: &[&str]) {
+    for &text in streams {
+        let fin = final_value(text).unwrap_or_else(|| panic!("{text:?}: must repair"));
+        let r = check_chunks(text, text, &every_byte(text), Some(&fin));
+        assert!(!r.is_frozen(), "{text:?}: froze");
+        assert_eq!(r.snapshot(), Some(fin), "{text:?}");
+    }
+}
+
+/// Each text, pushed whole, freezes the stream: what follows leaves it to `finish`.
+fn freeze_when_pushed_whole(texts: &[&str]) {
+    for &text in texts {
+        let mut r = Repairer::new();
+        r.push(text);
+        assert!(r.is_frozen(), "{text:?} should freeze");
+    }
+}
+
 /// A member's number, literal or container, or a string at the end of its line, then the
 /// next member with its comma lost (or an array's container element, then the next
 /// container): the stream inserts the comma as the engine does, once the key and its colon
@@ -1171,24 +1191,15 @@ fn a_lost_comma_before_the_next_member() {
         "{\"a\": 1 \"b\" 2, \"c\": \"x\", \"d\" = [1], \"e\"{\"f\": null}}",
         "{\"a\": \"x\"\"b\": 2, \"tags\": [\"p\" \"q\"  \"r\"\n \"s\"]}",
     ];
-    for text in streams {
-        let fin = final_value(text).unwrap_or_else(|| panic!("{text:?}: must repair"));
-        let r = check_chunks(text, text, &every_byte(text), Some(&fin));
-        assert!(!r.is_frozen(), "{text:?}: froze");
-        assert_eq!(r.snapshot(), Some(fin), "{text:?}");
-    }
-    for text in [
+    stream_to_their_final_values(&streams);
+    freeze_when_pushed_whole(&[
         "{\"a\": 1 \"b\"}",
         "[1 \"b\": 2]",
         "{\"a\": \"x\" \"b\"}",
         "[\"a\"\"b\"]",
         "[\"a\" {\"b\": 1}]",
         "[1 {\"b\": 1}]",
-    ] {
-        let mut r = Repairer::new();
-        r.push(text);
-        assert!(r.is_frozen(), "{text:?} should freeze");
-    }
+    ]);
 }
 
 /// A member that lost its colon (`"name" "run"`, or wrote `=`, `=>`, `：`), its value
@@ -1210,13 +1221,8 @@ fn lost_colons_values_and_key_quotes() {
         // Opened by one kind of quote, closed by the other.
         "{'id\": 1, \"type\": \"array', \"items\": {\"a': \"x\"}}",
     ];
-    for text in streams {
-        let fin = final_value(text).unwrap_or_else(|| panic!("{text:?}: must repair"));
-        let r = check_chunks(text, text, &every_byte(text), Some(&fin));
-        assert!(!r.is_frozen(), "{text:?}: froze");
-        assert_eq!(r.snapshot(), Some(fin), "{text:?}");
-    }
-    for text in [
+    stream_to_their_final_values(&streams);
+    freeze_when_pushed_whole(&[
         // Maybe an array that lost its `[`: `{"a": [null, 1, 2]}`.
         "{\"a\" , 1, 2]}",
         "{\"a\": , 1, 2]}",
@@ -1229,11 +1235,7 @@ fn lost_colons_values_and_key_quotes() {
         "{\"a\"1 \"b\": %2}",
         // A key that lost its closing quote ends at its own colon: `{" 2": 1}`.
         "{\" 2: 1, \"\"2b\"}",
-    ] {
-        let mut r = Repairer::new();
-        r.push(text);
-        assert!(r.is_frozen(), "{text:?} should freeze");
-    }
+    ]);
 }
 
 /// Keys and values in typographic double quotes (`“name”`) stream like straight-quoted
@@ -1250,15 +1252,6 @@ fn typographic_double_quotes_stream() {
         "[“a long value that is longer than a key can be, so it shows as it arrives”, “b”]",
         "{“user”: {“first”: “Jane”, “last”: “Doe”}, “active”: true}",
     ];
-    for text in streams {
-        let fin = final_value(text).unwrap_or_else(|| panic!("{text:?}: must repair"));
-        let r = check_chunks(text, text, &every_byte(text), Some(&fin));
-        assert!(!r.is_frozen(), "{text:?}: froze");
-        assert_eq!(r.snapshot(), Some(fin), "{text:?}");
-    }
-    for text in ["{‘status’: ‘ok’}", "{“p”: “C:\\dir\\x”}"] {
-        let mut r = Repairer::new();
-        r.push(text);
-        assert!(r.is_frozen(), "{text:?} should freeze");
-    }
+    stream_to_their_final_values(&streams);
+    freeze_when_pushed_whole(&["{‘status’: ‘ok’}", "{“p”: “C:\\dir\\x”}"]);
 }

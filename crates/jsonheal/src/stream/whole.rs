@@ -190,7 +190,7 @@ fn key_end(b: &[u8], i: usize) -> Option<usize> {
 /// is strict JSON and holds no `'` and no typographic quote.
 fn string_value_end(b: &[u8], mut i: usize) -> Option<usize> {
     loop {
-        i += stop(b.get(i..)?)?;
+        i += super::plain_stop::<true>(b.get(i..)?)?;
         match b[i] {
             b'"' => return Some(i + 1),
             b'\\' => i += escape_len(b.get(i..)?)?,
@@ -205,37 +205,6 @@ fn string_value_end(b: &[u8], mut i: usize) -> Option<usize> {
             _ => return None,
         }
     }
-}
-
-/// The first byte of `rest` that is `"`, `\`, `'`, 0xE2 or a control character.
-fn stop(rest: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // The high bit of each byte equal to `c`; only bytes above the lowest flag can be
-    // flagged wrongly, so the lowest is exact (likewise for bytes below 0x20).
-    let equal = |w: u64, c: u8| {
-        let x = w ^ (ONES * u64::from(c));
-        x.wrapping_sub(ONES) & !x & HIGHS
-    };
-    let mut words = rest.chunks_exact(8);
-    let mut at = 0;
-    for word in words.by_ref() {
-        let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
-        let found = equal(w, b'"')
-            | equal(w, b'\\')
-            | equal(w, b'\'')
-            | equal(w, 0xE2)
-            | (w.wrapping_sub(ONES * 0x20) & !w & HIGHS);
-        if found != 0 {
-            return Some(at + (found.trailing_zeros() / 8) as usize);
-        }
-        at += 8;
-    }
-    words
-        .remainder()
-        .iter()
-        .position(|&c| matches!(c, b'"' | b'\\' | b'\'' | 0xE2) || c < 0x20)
-        .map(|k| at + k)
 }
 
 /// The length of the strict escape at the start of `b` (at its `\`): a surrogate only as
