@@ -1752,16 +1752,20 @@ impl Parser {
                 self.pos = end;
                 let first = !std::mem::replace(&mut self.double_quote_seen, true);
                 let next = bytes[end + 1..].iter().position(|&c| !is_space(c));
+                let colon = next.is_some_and(|k| bytes[end + 1 + k] == b':');
                 let may_close = next.map(|k| {
                     let c = bytes[end + 1 + k];
                     first && (c == b':' || (quote == b'\'' && matches!(c, b',' | b'}' | b']')))
                 });
+                // A key closes at the colon only; the rest `may_close` sees in a key (a
+                // closer after `'k"`) freezes as before.
+                let key_colon = key && colon;
                 let closes = match may_close {
                     None if first => None,
                     None => Some(false),
                     // (The engine looks for the colon as far as `LOOKAHEAD`.)
-                    Some(true) if key && next.is_some_and(|k| k >= LOOKAHEAD) => Some(false),
-                    Some(true) if key => {
+                    Some(true) if key_colon && next.is_some_and(|k| k >= LOOKAHEAD) => Some(false),
+                    Some(true) if key_colon => {
                         key_closer_later(bytes, end + 1, quote).map(|later| !later)
                     }
                     decided => decided,
@@ -1771,7 +1775,7 @@ impl Parser {
                         self.double_quote_seen = false;
                         return Step::Wait;
                     }
-                    Some(true) if key => {
+                    Some(true) if key_colon => {
                         self.repaired = true;
                         self.pos = end + 1;
                         return self.close_quote(true);

@@ -1233,6 +1233,8 @@ fn lost_colons_values_and_key_quotes() {
         "{a \": 1}",
         // A word right after a key's quote may be more of the key: `{"a\"1 \"b": "%2"}`.
         "{\"a\"1 \"b\": %2}",
+        // A `"` in a single-quoted key closes it only before a colon.
+        "{'a\"}, \"b\": 1}",
         // A key that lost its closing quote ends at its own colon: `{" 2": 1}`.
         "{\" 2: 1, \"\"2b\"}",
     ]);
