@@ -1218,6 +1218,13 @@ impl Parser {
                     Some(true) => self.quoted_key(text, TYPO),
                     Some(false) => self.freeze(),
                 },
+                // `{"a": 1,, "b": 2}`, `{, "a": 1}`: the engine drops a comma where a key
+                // should be.
+                b',' => {
+                    self.repaired = true;
+                    self.pos += 1;
+                    Step::Go
+                }
                 b'}' => {
                     // After a member, `Key` is reached through a comma: a trailing one.
                     self.repaired |= self.open_len() > 0;
@@ -1335,6 +1342,12 @@ impl Parser {
                     self.close()
                 }
                 b',' | b'}' if self.mode == Mode::MemberValue => self.empty_member_value(),
+                // `[1,,2]`, `[,1]`: a hole in an array; the engine drops the extra comma.
+                b',' => {
+                    self.repaired = true;
+                    self.pos += 1;
+                    Step::Go
+                }
                 // `"model":: "x"`: a doubled colon.
                 b':' if self.mode == Mode::MemberValue => {
                     self.repaired = true;
@@ -3024,7 +3037,8 @@ fn held_from(s: &str) -> usize {
 /// or a comment) comes, as the engine reads it after a member's value; `None` while the
 /// text so far cannot tell.
 fn comma_then_member(b: &[u8], mut k: usize) -> Option<bool> {
-    while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(k) {
+    // (More commas are holes the engine drops: `"a": 1,, "b": 2`.)
+    while let Some(b' ' | b'\t' | b'\n' | b'\r' | b',') = b.get(k) {
         k += 1;
     }
     match b.get(k)? {

@@ -1218,6 +1218,9 @@ fn lost_colons_values_and_key_quotes() {
         "{first name\" : \"Ada\"}",
         "[{id\": 1, \"ok\": true}, {id\": 2}]",
         "{\"model\":: \"resnet-50\", \"n\": : 2}",
+        // Holes in arrays, doubled commas between members.
+        "{\"a\": [1,, 2, ,3,,], \"b\": [, \"x\",, {\"c\": [,]}]}",
+        "{, \"n\": 1,, \"s\": \"x\" ,,, \"t\": true,,\"u\": [1],, \"v\": 2}",
         // Opened by one kind of quote, closed by the other.
         "{'id\": 1, \"type\": \"array', \"items\": {\"a': \"x\"}}",
     ];
