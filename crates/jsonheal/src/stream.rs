@@ -1759,8 +1759,9 @@ impl Parser {
             if Some(rest[i]) == other_quote {
                 // The engine closes a string at its first quote of the other kind that a `:`
                 // follows in a key (`"a': 1`, `'id": 1`, unless the key's own quote comes
-                // later on the line: `"':": 1`), and so does the stream; or, in a
-                // single-quoted value, a closer or a comma (`'x", "b": 1`): left to `finish`.
+                // later on the line: `"':": 1`), or, in a single-quoted value, its
+                // container's closer or a comma and the next member (`'x", "b": 1`); so
+                // does the stream, where it mirrors what the engine looks at.
                 self.content(&text[self.pos..end], key);
                 self.pos = end;
                 let first = !std::mem::replace(&mut self.double_quote_seen, true);
@@ -1773,7 +1774,13 @@ impl Parser {
                 // A key closes at the colon only; the rest `may_close` sees in a key (a
                 // closer after `'k"`) freezes as before.
                 let key_colon = key && colon;
+                let object = self.stack.last().is_some_and(|f| f.object);
                 let closes = match may_close {
+                    _ if !key && first => match double_quote_closes_value(bytes, end + 1, object) {
+                        None => None,
+                        Some(None) => return self.freeze(),
+                        Some(Some(closes)) => Some(closes),
+                    },
                     None if first => None,
                     None => Some(false),
                     // (The engine looks for the colon as far as `LOOKAHEAD`.)
@@ -1788,10 +1795,10 @@ impl Parser {
                         self.double_quote_seen = false;
                         return Step::Wait;
                     }
-                    Some(true) if key_colon => {
+                    Some(true) if key_colon || !key => {
                         self.repaired = true;
                         self.pos = end + 1;
-                        return self.close_quote(true);
+                        return self.close_quote(key);
                     }
                     Some(true) => return self.freeze(),
                     Some(false) => {
@@ -2699,6 +2706,60 @@ fn key_closer_later(b: &[u8], from: usize, quote: u8) -> Option<bool> {
         None if within.len() == line.len() && line.len() == rest.len() => None,
         None => Some(false),
     }
+}
+
+/// The engine's `double_quote_closes` for a single-quoted value at its first `"`, whose
+/// next byte is `b[after]` (`'x", "b": 1`, `'x"}`): `Some(Some(closes))`; `Some(None)`
+/// where the engine looks at more than the stream mirrors (a comment, a Unicode space, a
+/// key of a kind `key_follows` does not read); `None` while the text cannot tell.
+fn double_quote_closes_value(b: &[u8], after: usize, object: bool) -> Option<Option<bool>> {
+    // The engine's `skip_layout_ahead`, for plain layout.
+    let layout = |from: usize| -> Option<Option<usize>> {
+        let mut i = from;
+        loop {
+            match *b.get(i)? {
+                c if is_space(c) => i += 1,
+                b'/' | 0x80.. => return Some(None),
+                _ if i - from >= LOOKAHEAD => return Some(None),
+                _ => return Some(Some(i)),
+            }
+        }
+    };
+    let Some(k) = layout(after)? else {
+        return Some(None);
+    };
+    Some(match b[k] {
+        b',' => {
+            let Some(m) = layout(k + 1)? else {
+                return Some(None);
+            };
+            if object {
+                match key_follows(b, m)? {
+                    true => Some(true),
+                    // (The stream's `key_follows` reads fewer keys than the engine's.)
+                    false => None,
+                }
+            } else {
+                match b[m] {
+                    b'"' | b'\'' => Some(true),
+                    b'`' | 0xE2 => None,
+                    _ => Some(false),
+                }
+            }
+        }
+        c @ (b'}' | b']') => {
+            if c != if object { b'}' } else { b']' } {
+                Some(false)
+            } else {
+                // The text's end would do too; while streaming, more may come.
+                let Some(m) = layout(k + 1)? else {
+                    return Some(None);
+                };
+                Some(matches!(b[m], b',' | b'}' | b']'))
+            }
+        }
+        _ => Some(false),
+    })
 }
 
 /// The third byte a string's scan stops at, where the engine may close it with another

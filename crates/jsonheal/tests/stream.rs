@@ -1223,6 +1223,8 @@ fn lost_colons_values_and_key_quotes() {
         "{, \"n\": 1,, \"s\": \"x\" ,,, \"t\": true,,\"u\": [1],, \"v\": 2}",
         // Opened by one kind of quote, closed by the other.
         "{'id\": 1, \"type\": \"array', \"items\": {\"a': \"x\"}}",
+        "{\"title\": 'Eiffel Tower\", \"tags\": ['a\", 'b\"], \"q\": 'say \"hi\" now', \"r\": {\"s\": 'x\"}, \"z\": 1}",
+        "[{\"id\": 't1\"}, 'u\":v']",
     ];
     stream_to_their_final_values(&streams);
     freeze_when_pushed_whole(&[
