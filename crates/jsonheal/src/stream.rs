@@ -551,6 +551,7 @@ fn quote_len(quote: u8) -> usize {
 
 /// `：`, which the engine reads as a colon after a key.
 const FULL_WIDTH_COLON: &[u8] = "\u{FF1A}".as_bytes();
+const ELLIPSIS: &[u8] = "\u{2026}".as_bytes();
 
 /// No node (an end of a sibling list).
 const NONE: u32 = u32::MAX;
@@ -807,6 +808,19 @@ impl Parser {
         if text.len() > u32::MAX as usize && self.mode != Mode::Frozen {
             self.freeze();
         }
+        if self.in_plain_value() {
+            // The common push of a long stream: more of a string value (a tool call's
+            // code). Straight to its loop, as `step` would go. (`plain_start` may show the
+            // held-back end: that is growth too.)
+            let from = self.arena.len();
+            if self.plain_start(text) {
+                let run = self.plain_value_run(text);
+                self.grew(from);
+                if !matches!(run, PlainRun::Stop) {
+                    return;
+                }
+            }
+        }
         if let Some(from) = self.escape_check {
             let b = text.as_bytes();
             match memchr::memchr2(b'{', b'[', &b[from..]) {
@@ -1031,11 +1045,24 @@ impl Parser {
                 }
                 _ => {
                     if self.text_start || self.fence_start {
-                        // A quote first (in the text or in a fence): a document missing its
-                        // `{` (`"a": 1}`) or a bare string; the engine decides.
+                        // A quote first (in the text or in a fence): a document that lost
+                        // its `{` (`"a": 1}`) when a key and its colon follow, which the
+                        // engine reads as an object from here; else a bare string, which it
+                        // reads by rules that look at the text's end.
                         match quote_at(rest) {
                             None => return Step::Wait,
-                            Some(true) => return self.freeze(),
+                            Some(true) => {
+                                return match crate::repair::lost_brace_key_at(bytes, self.pos) {
+                                    None => Step::Wait,
+                                    Some(true) => {
+                                        self.repaired = true;
+                                        self.text_start = false;
+                                        self.fence_start = false;
+                                        self.open_container(true, 0)
+                                    }
+                                    Some(false) => self.freeze(),
+                                };
+                            }
                             Some(false) => {}
                         }
                         // A fence that may hold one scalar (```` ```json\n42 ````): the
@@ -1225,6 +1252,16 @@ impl Parser {
                     self.pos += 1;
                     Step::Go
                 }
+                // `{"a": 1, ...}`: an ellipsis where a key should be, dropped.
+                b'.' => match starts_with_partial(&bytes[self.pos..], b"...") {
+                    None => Step::Wait,
+                    Some(true) => {
+                        self.repaired = true;
+                        self.pos += 3;
+                        Step::Go
+                    }
+                    Some(false) => self.freeze(),
+                },
                 b'}' => {
                     // After a member, `Key` is reached through a comma: a trailing one.
                     self.repaired |= self.open_len() > 0;
@@ -1303,6 +1340,16 @@ impl Parser {
                 }
             },
             Mode::MemberValue | Mode::Element => match b {
+                // `[1, 2, ...]`, `"rest": …`: an ellipsis where a value should be.
+                b'.' | 0xE2 => {
+                    let dots: &[u8] = if b == b'.' { b"..." } else { ELLIPSIS };
+                    match starts_with_partial(&bytes[self.pos..], dots) {
+                        None => Step::Wait,
+                        Some(true) => self.ellipsis(),
+                        Some(false) if b == 0xE2 => self.typographic_value(text),
+                        Some(false) => self.freeze(),
+                    }
+                }
                 b'"' | b'\'' | b'`' => match windows_path(&bytes[self.pos + 1..]) {
                     None => Step::Wait,
                     Some(windows) => {
@@ -1314,24 +1361,6 @@ impl Parser {
                             step => step,
                         }
                     }
-                },
-                0xE2 => match typo_double_at(&bytes[self.pos..]) {
-                    None => Step::Wait,
-                    Some(false) => self.freeze(),
-                    // A Windows path in typographic quotes is left to the engine.
-                    Some(true) => match windows_path(&bytes[self.pos + 3..]) {
-                        None => Step::Wait,
-                        Some(true) => self.freeze(),
-                        Some(false) => {
-                            self.repaired = true;
-                            match self.open_string(TYPO, false) {
-                                Step::Go if self.mode != Mode::Frozen => {
-                                    self.string(text, TYPO, false, false)
-                                }
-                                step => step,
-                            }
-                        }
-                    },
                 },
                 b'{' | b'[' => match self.whole(text) {
                     Some(step) => step,
@@ -1416,6 +1445,18 @@ impl Parser {
                     Step::Go
                 }
             },
+            // `[{"a": 1} ... {"b": 2}]`: an ellipsis after a container, dropped. (After a
+            // number or literal the engine's reading of the word's end decides.)
+            b'.' if self.pending.is_none() => match starts_with_partial(&bytes[self.pos..], b"...")
+            {
+                None => Step::Wait,
+                Some(true) => {
+                    self.repaired = true;
+                    self.pos += 3;
+                    Step::Go
+                }
+                Some(false) => self.freeze(),
+            },
             // `[{"id": 1}\n {"id": 2}]`: a container element, then the next one with the
             // comma lost between them: the engine inserts it.
             b'{' | b'[' if !object && self.pending.is_none() && self.last_is_container() => {
@@ -1434,6 +1475,43 @@ impl Parser {
         self.repaired = true;
         self.word_start = self.arena.len();
         self.pending = Some(Kind::Null);
+        self.mode = Mode::AfterValue;
+        Step::Go
+    }
+
+    /// A value that starts with 0xE2 (no `…`): a string in typographic double quotes.
+    fn typographic_value(&mut self, text: &str) -> Step {
+        let bytes = text.as_bytes();
+        match typo_double_at(&bytes[self.pos..]) {
+            None => Step::Wait,
+            Some(false) => self.freeze(),
+            // A Windows path in typographic quotes is left to the engine.
+            Some(true) => match windows_path(&bytes[self.pos + 3..]) {
+                None => Step::Wait,
+                Some(true) => self.freeze(),
+                Some(false) => {
+                    self.repaired = true;
+                    match self.open_string(TYPO, false) {
+                        Step::Go if self.mode != Mode::Frozen => {
+                            self.string(text, TYPO, false, false)
+                        }
+                        step => step,
+                    }
+                }
+            },
+        }
+    }
+
+    /// `...` or `…` at `pos`, where a value should be: the engine drops it, and a member's
+    /// key with it (`{"a": ...}` is `{}`); a comma after it is the one before the next item.
+    fn ellipsis(&mut self) -> Step {
+        self.repaired = true;
+        self.pos += 3;
+        if self.mode == Mode::MemberValue {
+            // The key waits for its value, unseen: drop it.
+            self.pending_key = false;
+            self.arena.truncate(self.key_start);
+        }
         self.mode = Mode::AfterValue;
         Step::Go
     }
@@ -1552,6 +1630,31 @@ impl Parser {
                 Some(true)
             }
             b',' => comma_then_member(bytes, self.pos + 1),
+            // `"arguments": "path": "a.rs"}}`: a member's short string value, then a colon
+            // and a value: the string is the first key of an object that lost its `{` (the
+            // engine's `key_like_string_before` and `open_object_in_member`). Only for
+            // straight quotes, whose content the engine and `deferred` measure alike, and
+            // no quote inside, which may have been an inner one to the engine.
+            b':' if object
+                && self.deferred.is_some_and(|(open, start)| {
+                    matches!(bytes.get(open), Some(b'"' | b'\'' | b'`'))
+                        && !self.arena.as_bytes()[start..]
+                            .iter()
+                            .any(|&c| matches!(c, b'"' | b'\''))
+                        && !self.held.contains(['"', '\''])
+                }) =>
+            {
+                let mut m = self.pos + 1;
+                while bytes.get(m).copied().is_some_and(is_space) {
+                    m += 1;
+                }
+                match value_starts_at(bytes, m) {
+                    None => None,
+                    Some(true) => return self.member_value_is_a_key(),
+                    // The engine may read the quote as content (`"b":: 1`, `"b": }`).
+                    Some(false) => Some(false),
+                }
+            }
             _ => Some(false),
         };
         match closes {
@@ -1572,6 +1675,32 @@ impl Parser {
                 Step::Go
             }
         }
+    }
+
+    /// The held-back string value of a member, a `:` at `pos`: the string is the first key
+    /// of an object that lost its `{`, the member's value. Its content is the arena's end,
+    /// right where the new object's key belongs.
+    fn member_value_is_a_key(&mut self) -> Step {
+        let Some((_, start)) = self.deferred.take() else {
+            return self.freeze();
+        };
+        if self.stack.len() >= self.depth_limit {
+            // The engine drops the colon then.
+            return self.freeze();
+        }
+        self.release_held();
+        self.string_end = None;
+        if !self.push_container(true, start) {
+            return self.freeze();
+        }
+        self.key_start = start;
+        if !self.complete_key() {
+            return self.freeze();
+        }
+        self.repaired = true;
+        self.pos += 1;
+        self.mode = Mode::MemberValue;
+        Step::Go
     }
 
     // ----- tokens -----------------------------------------------------------------------
@@ -1680,6 +1809,24 @@ impl Parser {
             }
         }
         true
+    }
+
+    /// Inside a straight-quoted string value that `plain_value_run` may read on from `pos`
+    /// (see `string`) once `plain_start` agrees, with nothing else pending: no comment, no
+    /// string element held back as a possible key, no escaped-document check.
+    #[inline]
+    fn in_plain_value(&self) -> bool {
+        matches!(
+            self.mode,
+            Mode::Str {
+                quote: b'"',
+                key: false,
+                windows: false
+            }
+        ) && self.comment.is_none()
+            && self.deferred.is_none()
+            && self.escape_check.is_none()
+            && self.plain_allowed()
     }
 
     #[cfg(test)]
@@ -2301,14 +2448,30 @@ impl Parser {
     }
 
     fn open(&mut self, object: bool) -> Step {
+        self.open_container(object, 1)
+    }
+
+    /// Open an object or array whose opener is `opener_len` bytes at `pos` (none for a
+    /// document that lost its `{`).
+    fn open_container(&mut self, object: bool, opener_len: usize) -> Step {
         if self.stack.len() >= self.depth_limit {
             return self.freeze();
         }
+        if !self.push_container(object, self.arena.len()) {
+            return self.freeze();
+        }
+        self.pos += opener_len;
+        self.mode = if object { Mode::Key } else { Mode::Element };
+        Step::Go
+    }
+
+    /// Attach a new object or array whose key (if any) ends at `at` in the arena and make
+    /// it the innermost container; false when there is no place for it.
+    fn push_container(&mut self, object: bool, at: usize) -> bool {
         let kind = if object { Kind::Obj } else { Kind::Arr };
         let ptr_len = self.ptr.len();
-        let at = self.arena.len();
         let Some(id) = self.attach(kind, (at, at)) else {
-            return self.freeze();
+            return false;
         };
         if self.track_events {
             // The container's own event path is its pointer: `ptr` + its segment.
@@ -2325,9 +2488,7 @@ impl Parser {
             key_hashes: None,
             ptr_len,
         });
-        self.pos += 1;
-        self.mode = if object { Mode::Key } else { Mode::Element };
-        Step::Go
+        true
     }
 
     fn close(&mut self) -> Step {
@@ -2670,18 +2831,32 @@ fn plain_stop<const CONTROL: bool>(rest: &[u8]) -> Option<usize> {
         x.wrapping_sub(ONES) & !x & HIGHS
     };
     let below = |w: u64, c: u8| w.wrapping_sub(ONES * u64::from(c)) & !w & HIGHS;
-    let mut words = rest.chunks_exact(8);
-    let mut at = 0;
-    for word in words.by_ref() {
-        let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
+    let found = |w: u64| {
         let mut found = matches(w, b'"') | matches(w, b'\\') | matches(w, 0xE2) | matches(w, b'\'');
         if CONTROL {
             found |= below(w, 0x20);
         }
-        if found != 0 {
-            return Some(at + (found.trailing_zeros() / 8) as usize);
+        found
+    };
+    let mut words = rest.chunks_exact(8);
+    let mut at = 0;
+    for word in words.by_ref() {
+        let w = found(u64::from_le_bytes(word.try_into().unwrap_or_default()));
+        if w != 0 {
+            return Some(at + (w.trailing_zeros() / 8) as usize);
         }
         at += 8;
+    }
+    let tail = words.remainder().len();
+    if tail == 0 {
+        return None;
+    }
+    if let Some(last) = rest.last_chunk::<8>() {
+        // The last eight bytes, the first `8 - tail` of them read above with no stop: their
+        // flags are shifted out. No stop among them means no borrow out of them either, so
+        // the lowest flag left is exact.
+        let w = found(u64::from_le_bytes(*last)) >> (8 * (8 - tail));
+        return (w != 0).then(|| at + (w.trailing_zeros() / 8) as usize);
     }
     words
         .remainder()
@@ -3098,9 +3273,14 @@ fn held_from(s: &str) -> usize {
 /// or a comment) comes, as the engine reads it after a member's value; `None` while the
 /// text so far cannot tell.
 fn comma_then_member(b: &[u8], mut k: usize) -> Option<bool> {
-    // (More commas are holes the engine drops: `"a": 1,, "b": 2`.)
-    while let Some(b' ' | b'\t' | b'\n' | b'\r' | b',') = b.get(k) {
-        k += 1;
+    // (More commas are holes the engine drops: `"a": 1,, "b": 2`; so are ellipses where a
+    // key should be: `"a": 1, ..., "b": 2`.)
+    loop {
+        match b.get(k) {
+            Some(b' ' | b'\t' | b'\n' | b'\r' | b',') => k += 1,
+            Some(b'.') if starts_with_partial(&b[k..], b"...")? => k += 3,
+            _ => break,
+        }
     }
     match b.get(k)? {
         b'}' | b']' => Some(true),
@@ -3676,6 +3856,52 @@ mod tests {
             r.push_bytes(std::slice::from_ref(b));
         }
         r
+    }
+
+    /// `plain_stop` reads words and an overlapping last word; every length, stop byte,
+    /// position and second stop must give what a byte-by-byte search gives.
+    #[test]
+    fn plain_stop_finds_the_first_stop_at_every_position() {
+        fn naive(b: &[u8], control: bool) -> Option<usize> {
+            b.iter()
+                .position(|&c| matches!(c, b'"' | b'\\' | 0xE2 | b'\'') || (control && c < 0x20))
+        }
+        let stops = [b'"', b'\\', 0xE2, b'\'', b'\n', 0x00, 0x1F];
+        // Bytes next to the stops in value, which a careless word trick would flag.
+        let fillers = [
+            b'a',
+            b' ',
+            b'!',
+            b'#',
+            b'&',
+            b'(',
+            0xE1,
+            0xE3,
+            0x21,
+            b']',
+            b'\\' + 1,
+        ];
+        for len in 0..=40 {
+            for &fill in &fillers {
+                let mut b = vec![fill; len];
+                assert_eq!(plain_stop::<false>(&b), naive(&b, false), "{b:?}");
+                assert_eq!(plain_stop::<true>(&b), naive(&b, true), "{b:?}");
+                for at in 0..len {
+                    for &stop in &stops {
+                        b[at] = stop;
+                        for later in [at + 1, at + 7, at + 8, len.saturating_sub(1)] {
+                            let mut c = b.clone();
+                            if let Some(x) = c.get_mut(later) {
+                                *x = stops[later % stops.len()];
+                            }
+                            assert_eq!(plain_stop::<false>(&c), naive(&c, false), "{c:?}");
+                            assert_eq!(plain_stop::<true>(&c), naive(&c, true), "{c:?}");
+                        }
+                        b[at] = fill;
+                    }
+                }
+            }
+        }
     }
 
     #[test]

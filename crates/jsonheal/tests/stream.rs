@@ -525,7 +525,9 @@ fn short_strings_wait_for_their_quote() {
         (r#"{"a": "ab", "b""#.to_owned(), json!({})),
         (r#"{"a": "ab", "b":"#.to_owned(), json!({"a": "ab"})),
         (r#"{"a": "ab"}"#.to_owned(), json!({"a": "ab"})),
+        // A key of an object that lost its `{`, once a value follows the colon.
         (r#"{"a": "ab" :"#.to_owned(), json!({})),
+        (r#"{"a": "ab" : ["#.to_owned(), json!({"a": {"ab": []}})),
         (r#"{"a": "ab", "c"]"#.to_owned(), json!({})),
         (format!(r#"{{"a": "{long}"#), json!({"a": long})),
         // Numbers after a comma in an object wait for the next key too.
@@ -826,8 +828,6 @@ fn uncertain_input_freezes_instead_of_guessing() {
         (r#"{"a": true#x}"#, Some(json!({}))),
         ("{\"a\": \"x\"// adjacent comment\n}", Some(json!({}))),
         ("{\"a\": \"x\" # a hash after a string\n}", Some(json!({}))),
-        (r#"{"a": "b": 1}"#, Some(json!({}))),
-        (r#""a": 1, "b": 2}"#, None),
         ("```json\n{\"a\": 1\n```", Some(json!({}))),
         // A wrong closer after a short string: the engine drops it, and a colon after it
         // makes the string a key (`{"a": {"b": 1}}`, `[{"ab": "am"}]`).
@@ -836,7 +836,6 @@ fn uncertain_input_freezes_instead_of_guessing() {
         (r#"{"a": ["b"}: 1]}"#, Some(json!({"a": []}))),
         // A comment after a short string: a colon after it would make the string a key.
         ("[\"a\" // c\n: 1]", Some(json!([]))),
-        ("{\"a\": \"x\" /* c */ : 1}", Some(json!({}))),
     ];
     for (text, want) in cases {
         let mut r = Repairer::new();
@@ -1231,8 +1230,6 @@ fn lost_colons_values_and_key_quotes() {
         // Maybe an array that lost its `[`: `{"a": [null, 1, 2]}`.
         "{\"a\" , 1, 2]}",
         "{\"a\": , 1, 2]}",
-        // The engine reads an object that lost its `{`: `{"a": {"b": 1}}`.
-        "{\"a\" \"b\": 1}",
         "{a\"b\": 1}",
         // Not the key's closing quote to the engine after a space.
         "{a \": 1}",
@@ -1243,6 +1240,58 @@ fn lost_colons_values_and_key_quotes() {
         // A key that lost its closing quote ends at its own colon: `{" 2": 1}`.
         "{\" 2: 1, \"\"2b\"}",
     ]);
+}
+
+/// A document whose first token is a quoted key and its colon lost its `{`: the engine
+/// reads an object from that key on, closed or not, in the text or right after an opening
+/// fence, and so does the stream, as soon as the colon shows it. A first string that no
+/// colon follows is a bare string (or prose), which the engine decides at the text's end.
+#[test]
+fn a_document_that_lost_its_opening_brace() {
+    let streams = [
+        "\"name\": \"Ada\", \"age\": 36}",
+        // Cut off: the last value is complete, so the snapshot is final.
+        "\"name\": \"Ada\", \"age\": 36, \"tags\": [\"x\"]",
+        "  \n\"tool\" : \"run\", \"args\": {\"cmd\": \"ls -la\"}, \"ok\": true}",
+        "'city': 'Oslo', 'population': 709000}",
+        "“title”: “Dune”, “year”: 1965}",
+        "```json\n\"id\": 7, \"tags\": [\"a\", \"b\"]}\n```",
+        "<think>a key first</think>\n\"answer\": 42}",
+        "\"say \\\"hi\\\"\": \"x\"}",
+    ];
+    stream_to_their_final_values(&streams);
+    freeze_when_pushed_whole(&[
+        "\"just a sentence\", he said",
+        "\"a\", \"b\"]",
+        "\"He said \"hi\" to me\"",
+        "\"line\nbreak\": 1}",
+    ]);
+    // Inside a document: a member's short string value and then a colon make the string
+    // the first key of an object that lost its `{`.
+    stream_to_their_final_values(&[
+        "{\"name\": \"w\", \"arguments\": \"path\": \"README.md\"}}",
+        "{\"a\": \"b\": 1, \"c\": [2]}",
+        "{\"a\": \"b\" : {\"c\": \"d\": true}}, \"e\": 'f': null}, \"g\": 1}",
+        "{\"a\" \"b\": 1}}",
+        "{\"a\": \"x\" /* c */ : 1}}",
+    ]);
+    freeze_when_pushed_whole(&[
+        // Longer than a key can be: shown as a value already.
+        "{\"a\": \"a string value that is far too long to be read as the key of any object\": 1}",
+        "{\"a\": \"two\nlines\": 1}",
+        // No value after the colon: the quote is content to the engine (`{"a": "b\":: 1"}`).
+        "{\"a\": \"b\":: 1}",
+        "{\"a\": \"b\": }",
+        // In an array, the closers to the end decide.
+        "[\"a\": 1]",
+    ]);
+    // Undecided until the colon (or what stands in its place) arrives.
+    let mut r = Repairer::new();
+    r.push("\"name\"  ");
+    assert_eq!(r.snapshot(), None);
+    assert!(!r.is_frozen());
+    r.push(": 1");
+    assert_eq!(r.snapshot(), Some(serde_json::json!({})));
 }
 
 /// Keys and values in typographic double quotes (`“name”`) stream like straight-quoted
@@ -1261,4 +1310,22 @@ fn typographic_double_quotes_stream() {
     ];
     stream_to_their_final_values(&streams);
     freeze_when_pushed_whole(&["{‘status’: ‘ok’}", "{“p”: “C:\\dir\\x”}"]);
+}
+
+/// An ellipsis where a value or a key should be (`[1, 2, ...]`, `{"a": 1, ...}`,
+/// `"rest": …`) is dropped, as the engine drops it, with a member's key; the comma after it
+/// leaves no hole. Every prefix stays consistent and the value fills in.
+#[test]
+fn ellipses_are_dropped() {
+    stream_to_their_final_values(&[
+        "[1, 2, ...]",
+        "[1, ..., 4, \"x\"]",
+        "{\"a\": [1, 2, 3, ...], \"b\": {\"c\": 1, ...}, \"d\": ..., \"e\": 2, ...}",
+        "{\"items\": [{\"id\": 1}, ...], \"rest\": …, \"n\": [\"a\", …]}",
+        "[...]",
+        "{\"a\": {...}}",
+        "[{\"a\": 1} ... {\"b\": 2}]",
+        "{\"list\": [\"a\", \"b\", ...,], \"x\": \"y\"}",
+    ]);
+    freeze_when_pushed_whole(&["[1, ..5]", "{\"a\": ..}", "[1, ...2]"]);
 }

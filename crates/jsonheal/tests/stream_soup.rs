@@ -67,6 +67,7 @@ const TOKENS: &[&str] = &[
     "#x",
     "+",
     "...",
+    "\u{2026}",
     "\\",
     "\\\"",
     "(",
@@ -88,6 +89,8 @@ const BASES: &[&str] = &[
     r#"[{"id": 1, "name": "x", "sub": {"a": [1, {"b": "c"}]}}, {"id": 2, "name": "y, z", "sub": {}}]"#,
     "Sure! Here it is:\n{\"a\": \"one\", \"b\": [\"two\", \"three\"], \"c\": {\"d\": null}}\nHope this helps.",
     r#"{"msg": 'it is', "n": -1.5e3, "list": ['p', "q", `r`], "none": None}"#,
+    // A document that lost its `{`.
+    r#""name": "Ada", "args": {"path": "a.rs", "n": [1, 2]}, "ok": true}"#,
 ];
 
 /// `base` with each `(position, token)` spliced in (positions taken modulo its length and

@@ -492,6 +492,47 @@ fn quote_at(b: &[u8], i: usize) -> Option<Quote> {
     }
 }
 
+/// Where the string that `q` opens at `k` ends (just past its closing quote), read as
+/// `Parser::scan_quoted` reads it: escapes skipped, at most `max` bytes ahead, never past a
+/// line break, nor at `end` or beyond. `Ok(None)`: it does not end there. `Err(())`: `end`
+/// comes first, so a longer text may still tell (the stream's question; to the engine,
+/// that is no end either).
+fn quoted_end(b: &[u8], end: usize, k: usize, q: Quote, max: usize) -> Result<Option<usize>, ()> {
+    let limit = (k + max).min(end);
+    let mut i = k + q.open_len();
+    while i < limit {
+        if b[i] == b'\\' {
+            i += 2;
+            continue;
+        }
+        if b[i] == b'\n' {
+            return Ok(None);
+        }
+        if let Some(len) = q.close_at(b, i) {
+            return Ok(Some(i + len));
+        }
+        i += 1;
+    }
+    if k + max <= end {
+        Ok(None)
+    } else {
+        Err(())
+    }
+}
+
+/// Whether the text starting at `i` with a quote is a document that lost its `{` to the
+/// engine (`"name": "Ada", "age": 36}`): a quoted key, then a `:` (see `bare_document`);
+/// `None` while `b`, a prefix of the text, cannot tell. Only for a text or a fence whose
+/// first token is at `i`.
+pub(crate) fn lost_brace_key_at(b: &[u8], i: usize) -> Option<bool> {
+    let q = quote_at(b, i)?;
+    let Some(after) = quoted_end(b, b.len(), i, q, LOOKAHEAD).ok()? else {
+        return Some(false);
+    };
+    let k = after + b.get(after..)?.iter().take_while(|&&c| is_ws(c)).count();
+    Some(*b.get(k)? == b':')
+}
+
 /// Bytes that may begin something `skip_ws` must skip (a comment, a fence, an escaped
 /// layout sequence, a no-break space or a byte-order mark).
 static NOT_TOKEN_START: [bool; 256] = {
@@ -5427,23 +5468,7 @@ impl<'a> Parser<'a> {
     /// The offset just past a quoted run starting at `k` (escapes honoured), if it closes
     /// within `max` bytes.
     fn scan_quoted(&self, k: usize, q: Quote, max: usize) -> Option<usize> {
-        let b = self.src;
-        let limit = (k + max).min(self.end);
-        let mut i = k + q.open_len();
-        while i < limit {
-            if b[i] == b'\\' {
-                i += 2;
-                continue;
-            }
-            if b[i] == b'\n' {
-                return None;
-            }
-            if let Some(len) = q.close_at(b, i) {
-                return Some(i + len);
-            }
-            i += 1;
-        }
-        None
+        quoted_end(self.src, self.end, k, q, max).ok().flatten()
     }
 }
 
