@@ -1630,6 +1630,22 @@ impl Parser {
                 Some(true)
             }
             b',' => comma_then_member(bytes, self.pos + 1),
+            // `"hello " + "world"`: a concatenation, joined into one string by the engine.
+            b'+' => {
+                let mut k = self.pos + 1;
+                while bytes.get(k).copied().is_some_and(is_space) {
+                    k += 1;
+                }
+                match bytes.get(k) {
+                    None => None,
+                    // (Only the first `"` may close a single-quoted string: a part after
+                    // one is left to the engine.)
+                    Some(&q @ (b'"' | b'\'')) if !self.double_quote_seen => {
+                        return self.concatenation(bytes, k, q);
+                    }
+                    Some(_) => Some(false),
+                }
+            }
             // `"arguments": "path": "a.rs"}}`: a member's short string value, then a colon
             // and a value: the string is the first key of an object that lost its `{` (the
             // engine's `key_like_string_before` and `open_object_in_member`). Only for
@@ -1675,6 +1691,33 @@ impl Parser {
                 Step::Go
             }
         }
+    }
+
+    /// The string value that closed last goes on with the part `q` opens at `k`, after a
+    /// `+`: its content grows in place, as one string.
+    fn concatenation(&mut self, bytes: &[u8], k: usize, q: u8) -> Step {
+        match windows_path(&bytes[k + 1..]) {
+            None => return Step::Wait,
+            Some(true) => return self.freeze(),
+            Some(false) => {}
+        }
+        if self.deferred.is_some() && bytes[self.pos..k].contains(&b'\n') {
+            // The engine's key-length check spans all parts and what lies between them:
+            // a line break there makes the string a value.
+            self.show_deferred();
+        }
+        let from = self.arena.len();
+        self.release_held();
+        self.grew(from);
+        self.string_end = None;
+        self.repaired = true;
+        self.pos = k + 1;
+        self.mode = Mode::Str {
+            quote: q,
+            key: false,
+            windows: false,
+        };
+        Step::Go
     }
 
     /// The held-back string value of a member, a `:` at `pos`: the string is the first key

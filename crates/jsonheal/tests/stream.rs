@@ -820,7 +820,7 @@ fn uncertain_input_freezes_instead_of_guessing() {
         // one (`{"a": "x, "b": 1}`), the engine would trim it.
         (r#"{"say": "He said "hi" to me"}"#, Some(json!({}))),
         (r#"["He said "hi" to me"]"#, Some(json!([]))),
-        (r#"{"a": "x" + "y"}"#, Some(json!({}))),
+        (r#"{"a": "x" + y}"#, Some(json!({}))),
         (r#"{"a": 1, "a": 2}"#, Some(json!({"a": 1}))),
         (r#"[1 2]"#, Some(json!([]))),
         (r#"{cmd: read}"#, Some(json!({}))),
@@ -1328,4 +1328,21 @@ fn ellipses_are_dropped() {
         "{\"list\": [\"a\", \"b\", ...,], \"x\": \"y\"}",
     ]);
     freeze_when_pushed_whole(&["[1, ..5]", "{\"a\": ..}", "[1, ...2]"]);
+}
+
+/// A string concatenation (`"hello " + "world"`) is one string to the engine, and to the
+/// stream, which grows it part by part; a short one may still turn out to be a key.
+#[test]
+fn concatenated_strings_grow_as_one() {
+    stream_to_their_final_values(&[
+        "{\"a\": \"hello \" + \"world\", \"b\": 1}",
+        "{\"msg\": \"part one, \" +\n    \"part two, \" +\n    'part three', \"n\": [\"x\" + \"y\", \"z\"]}",
+        "{\"k\": \"a\" + \"b\": 1}",
+        "[\"a long line of text that is surely no key of anything\" + \" and more\"]",
+    ]);
+    freeze_when_pushed_whole(&[
+        "{\"a\": \"x\" + y}",
+        "{\"a\": \"x\" + }",
+        "{\"a\": \"x\" + /* c */ \"y\"}",
+    ]);
 }
