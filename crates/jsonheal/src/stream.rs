@@ -1383,6 +1383,18 @@ impl Parser {
                     self.pos += 1;
                     Step::Go
                 }
+                // `"status": success,`, `"answer": Paris}`: a bare string as a member's value.
+                _ if self.mode == Mode::MemberValue && b.is_ascii_alphabetic() => {
+                    match bare_member_string(bytes, self.pos) {
+                        None => Step::Wait,
+                        Some(Some(token_end)) => self.bare_string(text, token_end),
+                        Some(None) => {
+                            self.word_start = self.arena.len();
+                            self.mode = Mode::ValueWord;
+                            self.value_word(text)
+                        }
+                    }
+                }
                 _ if is_word_byte(b) => {
                     self.word_start = self.arena.len();
                     self.mode = Mode::ValueWord;
@@ -1717,6 +1729,22 @@ impl Parser {
             key: false,
             windows: false,
         };
+        Step::Go
+    }
+
+    /// The bare string `text[pos..token_end]` (see `bare_member_string`): the member's value,
+    /// whole. What ends it (`,` or `}`) is read next.
+    fn bare_string(&mut self, text: &str, token_end: usize) -> Step {
+        let at = self.arena.len();
+        self.arena.push_str(&text[self.pos..token_end]);
+        if self.attach(Kind::Str, (at, self.arena.len())).is_none() {
+            return self.freeze();
+        }
+        // A string that is no longer read: no append may extend its event.
+        self.last_append = None;
+        self.repaired = true;
+        self.pos = token_end;
+        self.mode = Mode::AfterValue;
         Step::Go
     }
 
@@ -3241,6 +3269,64 @@ fn value_starts_at(b: &[u8], m: usize) -> Option<bool> {
         }
         _ => false,
     })
+}
+
+/// A member's value at `start` (an ASCII letter) that the engine writes as a bare string
+/// (`parse_bare_value`, `write_bare`): words of letters, digits, `_`, `.` and `-` with
+/// spaces or tabs between them, ending at a `,` that a member follows or at `}`. The first
+/// word is no literal (`true story` is the engine's phrase rule), the whole is no literal
+/// or non-finite number, and no quote later on the line may make it a string that lost
+/// its opening quote (`value_lost_opening_quote`). `Some(Some(end))`: such a string, its
+/// spaces trimmed, ends at `end`; `Some(None)`: something else; `None` while the text
+/// cannot tell.
+fn bare_member_string(b: &[u8], start: usize) -> Option<Option<usize>> {
+    let limit = start + LOOKAHEAD;
+    let mut e = start;
+    while b.get(e)?.is_ascii_alphabetic() {
+        e += 1;
+    }
+    if crate::repair::literal_word(&b[start..e]).is_some() {
+        return Some(None);
+    }
+    loop {
+        if e >= limit {
+            return Some(None);
+        }
+        match *b.get(e)? {
+            c if c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-' | b' ' | b'\t') => {
+                e += 1;
+            }
+            b',' | b'}' => break,
+            _ => return Some(None),
+        }
+    }
+    let mut token_end = e;
+    while matches!(b[token_end - 1], b' ' | b'\t') {
+        token_end -= 1;
+    }
+    if matches!(&b[start..token_end], b"nan" | b"inf") {
+        return Some(None);
+    }
+    // The engine's look for a quote that ends a value which lost its opening one: the
+    // first `"` on the line, escapes skipped, within the look-ahead. One right after
+    // spaces opens something else.
+    let mut k = e;
+    loop {
+        if k >= limit {
+            break;
+        }
+        match *b.get(k)? {
+            b'\n' | b'\r' => break,
+            b'"' if is_space(b[k - 1]) => break,
+            b'"' => return Some(None),
+            b'\\' => k += 2,
+            _ => k += 1,
+        }
+    }
+    if b[e] == b',' && !comma_then_member(b, e + 1)? {
+        return Some(None);
+    }
+    Some(Some(token_end))
 }
 
 /// The `Number` of valid JSON number text, as serde_json reads it within a document.

@@ -823,7 +823,7 @@ fn uncertain_input_freezes_instead_of_guessing() {
         (r#"{"a": "x" + y}"#, Some(json!({}))),
         (r#"{"a": 1, "a": 2}"#, Some(json!({"a": 1}))),
         (r#"[1 2]"#, Some(json!([]))),
-        (r#"{cmd: read}"#, Some(json!({}))),
+        (r#"{cmd: read(x)}"#, Some(json!({}))),
         (r#"{"a": 0x1F, "b": 1}"#, Some(json!({}))),
         (r#"{"a": true#x}"#, Some(json!({}))),
         ("{\"a\": \"x\"// adjacent comment\n}", Some(json!({}))),
@@ -1345,4 +1345,36 @@ fn concatenated_strings_grow_as_one() {
         "{\"a\": \"x\" + }",
         "{\"a\": \"x\" + /* c */ \"y\"}",
     ]);
+}
+
+/// A member's value written as bare words (`"status": success`, `"name": John Smith`) is a
+/// string to the engine; the stream shows it whole once what ends it (a comma and the next
+/// member, or `}`) arrives. Literals, phrases after a literal, and words that some quote
+/// later on the line may turn into something else are left to the engine.
+#[test]
+fn bare_words_as_a_members_value() {
+    stream_to_their_final_values(&[
+        "{\"status\": success, \"code\": 200}",
+        // (At the text's end the last word waits: a quote later on its line could still
+        // make it a string that lost its opening quote.)
+        "{\"name\": John Smith, \"answer\": Paris}\n",
+        "{\"a\": {\"b\": v1.2-beta_3 }, \"c\": [1]}",
+        "{\"x\": hello world\t, \"y\": \"z\"}",
+    ]);
+    freeze_when_pushed_whole(&[
+        "{\"a\": true story, \"b\": 1}",
+        "{\"a\": nan, \"b\": 1}",
+        "{\"a\": word, 2, 3]}\n",
+        "{\"a\": wrong\", \"b\": 1}",
+        "{\"a\": see: this, \"b\": 1}",
+        "{\"a\": ObjectId(\"1\"), \"b\": 1}",
+    ]);
+    // Nothing shows before the end of the word is known.
+    let mut r = Repairer::new();
+    r.push("{\"status\": succ");
+    assert_eq!(r.snapshot(), Some(serde_json::json!({})));
+    r.push("ess");
+    assert_eq!(r.snapshot(), Some(serde_json::json!({})));
+    r.push("}\n");
+    assert_eq!(r.snapshot(), Some(serde_json::json!({"status": "success"})));
 }
