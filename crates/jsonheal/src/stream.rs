@@ -3272,8 +3272,9 @@ fn value_starts_at(b: &[u8], m: usize) -> Option<bool> {
 }
 
 /// A member's value at `start` (an ASCII letter) that the engine writes as a bare string
-/// (`parse_bare_value`, `write_bare`): words of letters, digits, `_`, `.` and `-` with
-/// spaces or tabs between them, ending at a `,` that a member follows or at `}`. The first
+/// (`parse_bare_value`, `write_bare`): words of letters, digits and most ASCII punctuation
+/// (not quotes, brackets, parentheses, `\`, `<`), with spaces or tabs between them, ending
+/// at a `,` that a member follows or at `}`; no `word: value` (a key). The first
 /// word is no literal (`true story` is the engine's phrase rule), the whole is no literal
 /// or non-finite number, and no quote later on the line may make it a string that lost
 /// its opening quote (`value_lost_opening_quote`). `Some(Some(end))`: such a string, its
@@ -3288,14 +3289,23 @@ fn bare_member_string(b: &[u8], start: usize) -> Option<Option<usize>> {
     if crate::repair::literal_word(&b[start..e]).is_some() {
         return Some(None);
     }
+    // `word: value` is a key where a value belongs (the engine's `bare_key_at_value`).
+    let mut word = start;
+    while b.get(word)?.is_ascii_alphanumeric() || b[word] == b'_' {
+        word += 1;
+    }
+    if b[word] == b':' && matches!(*b.get(word + 1)?, b' ' | b'\t') {
+        return Some(None);
+    }
     loop {
         if e >= limit {
             return Some(None);
         }
         match *b.get(e)? {
-            c if c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-' | b' ' | b'\t') => {
-                e += 1;
-            }
+            c if c.is_ascii_alphanumeric() || b"_.- \t:?=&%@+~!*;$^|".contains(&c) => e += 1,
+            // After a space, `//`, `/*` and `#` may start a comment; elsewhere they are
+            // content (`https://x.org/#top`).
+            b'/' | b'#' if !is_space(b[e - 1]) => e += 1,
             b',' | b'}' => break,
             _ => return Some(None),
         }

@@ -1360,6 +1360,8 @@ fn bare_words_as_a_members_value() {
         "{\"name\": John Smith, \"answer\": Paris}\n",
         "{\"a\": {\"b\": v1.2-beta_3 }, \"c\": [1]}",
         "{\"x\": hello world\t, \"y\": \"z\"}",
+        "{\"url\": https://example.com/a?b=1&c=%20#top, \"file\": src/lib.rs}\n",
+        "{\"who\": a+b@c.d, \"n\": 1}",
     ]);
     freeze_when_pushed_whole(&[
         "{\"a\": true story, \"b\": 1}",
@@ -1367,6 +1369,8 @@ fn bare_words_as_a_members_value() {
         "{\"a\": word, 2, 3]}\n",
         "{\"a\": wrong\", \"b\": 1}",
         "{\"a\": see: this, \"b\": 1}",
+        "{\"a\": x // comment\n}",
+        "{\"a\": f(x), \"b\": 1}",
         "{\"a\": ObjectId(\"1\"), \"b\": 1}",
     ]);
     // Nothing shows before the end of the word is known.

@@ -61,6 +61,8 @@ const TOKENS: &[&str] = &[
     "undefined",
     "word",
     "two words",
+    "https://x.org/a?b=1#c",
+    "see: 5pm",
     "// c\n",
     "/* c */",
     "# c\n",
