@@ -701,6 +701,10 @@ struct Parser {
     double_quote_seen: bool,
     /// The end of the string value's content that the engine could still cut off.
     held: String,
+    /// The string value being read (or last read) holds a quote of its own kind taken as
+    /// content (`'don't'`), which turns some of the engine's rules off (its
+    /// `inner_quote_seen`).
+    inner_quote: bool,
     /// Just past the closing quote of the string value that ended last, until what follows
     /// it confirms that the quote closes the string.
     string_end: Option<usize>,
@@ -781,6 +785,7 @@ impl Parser {
             current_path_known: false,
             double_quote_seen: false,
             held: String::new(),
+            inner_quote: false,
             string_end: None,
             text_start: true,
             in_fence: false,
@@ -1635,6 +1640,9 @@ impl Parser {
             // member's key and colon: the comma was lost, and the quote closes the string
             // (the engine's rule; the stream froze at any inner quote before).
             // (A held-back string is then no key and no first element of a lost array.)
+            // (After an inner quote, the engine may read words and a quote as the sentence
+            // going on: its call.)
+            b'"' if object && self.inner_quote && self.pos > after => Some(false),
             b'"' if object => key_follows(bytes, self.pos),
             // `["a" "b"]`: layout, then the next element's quote: the comma was lost.
             b'"' if self.pos > after => {
@@ -1652,7 +1660,7 @@ impl Parser {
                     None => None,
                     // (Only the first `"` may close a single-quoted string: a part after
                     // one is left to the engine.)
-                    Some(&q @ (b'"' | b'\'')) if !self.double_quote_seen => {
+                    Some(&q @ (b'"' | b'\'')) if !self.double_quote_seen && !self.inner_quote => {
                         return self.concatenation(bytes, k, q);
                     }
                     Some(_) => Some(false),
@@ -2096,6 +2104,26 @@ impl Parser {
                 self.arena.push_str(&text[self.pos..end + 3]);
                 self.pos = end + 3;
                 continue;
+            }
+            if rest[i] == b'\'' && quote == b'\'' && !key {
+                // `'don't'`: a `'` right before a letter or digit is content to the engine
+                // (its `value_string_end`), an inner quote.
+                match bytes.get(end + 1) {
+                    None => {
+                        self.content(&text[self.pos..end], key);
+                        self.pos = end;
+                        return Step::Wait;
+                    }
+                    Some(c) if c.is_ascii_alphanumeric() => {
+                        self.content(&text[self.pos..end], key);
+                        self.release_held();
+                        self.arena.push('\'');
+                        self.pos = end + 1;
+                        self.inner_quote = true;
+                        continue;
+                    }
+                    Some(_) => {}
+                }
             }
             self.content(&text[self.pos..end], key);
             self.pos = end;
@@ -2593,6 +2621,7 @@ impl Parser {
             self.current_path_known = false;
         }
         self.double_quote_seen = false;
+        self.inner_quote = false;
         self.held.clear();
         self.pos += quote_len(quote);
         self.mode = Mode::Str {

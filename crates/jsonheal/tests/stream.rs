@@ -1382,3 +1382,15 @@ fn bare_words_as_a_members_value() {
     r.push("}\n");
     assert_eq!(r.snapshot(), Some(serde_json::json!({"status": "success"})));
 }
+
+/// A single-quoted value with an apostrophe in a word (`'don't'`, `'it's'`) is one string to
+/// the engine, and the stream reads the apostrophe as content as it does.
+#[test]
+fn apostrophes_inside_single_quoted_values() {
+    stream_to_their_final_values(&[
+        "{'msg': 'don't forget', 'n': 1}",
+        "{\"a\": 'it's ok', \"b\": ['can't', 'won't'], \"c\": 'rock'n'roll'}",
+        "['it wasn't 2', 'x']",
+    ]);
+    freeze_when_pushed_whole(&["{'msg': 'it's' \"b\": 1}"]);
+}
