@@ -13,8 +13,12 @@
 //! certain while streaming are applied at once: single-quoted, backtick and `“typographic”`
 //! strings, unquoted keys and keys that lost their opening quote (`model": 1`), lost
 //! colons (`"name" "run"`, `=`, `=>`, `：`), members with no value (`"a": ,` is null),
-//! `//` `/* */` `#` comments, Python literals, trailing commas, invalid escapes, and prose,
-//! code fences and reasoning blocks (`<think>`…) before the value.
+//! `//` `/* */` `#` comments, Python literals, trailing commas, invalid escapes, ellipses
+//! (`[1, 2, ...]`), string concatenation (`"a" + "b"`), apostrophes in single-quoted words
+//! (`'don't'`), a document that lost its `{` (`"name": "Ada", …}`), and prose, code fences
+//! and reasoning blocks (`<think>`…) before the value. A member's value in bare words
+//! (`"status": success,`) appears whole once what ends it and the rest of its line show
+//! the engine reads it as a string.
 //!
 //! Where the one-shot engine decides by looking ahead, the stream waits for the same bytes
 //! and judges them by the same rules: whether a closing quote ends its string (what follows
@@ -29,11 +33,10 @@
 //! strings appear as they arrive. A comma lost before an object's next member (after a
 //! number, literal or container, `"hp": 33 "mp": 7`, or at the end of a string's line,
 //! `"name": "Bob"\n "age": 25`) or between an array's container elements (`{…}\n{…}`) is
-//! inserted, as the engine does. On anything else it cannot settle
-//! alone (an inner quote, any other missing comma, a bare word value, concatenation, a
-//! duplicate key, a fence that may hold
-//! one scalar, a `'` that may close a `"` string…) the stream
-//! *freezes*: the snapshot keeps what it had, and [`Repairer::finish`] decides.
+//! inserted, as the engine does. On anything else it cannot settle alone (an inner quote,
+//! any other missing comma, a wrong closer, a wrapper call like `ObjectId(…)`, a duplicate
+//! key, an escaped document, a fence that may hold one scalar…) the stream *freezes*: the
+//! snapshot keeps what it had, and [`Repairer::finish`] decides.
 //!
 //! ```
 //! use jsonheal::stream::{OpRef, Repairer, Shown};
@@ -705,6 +708,9 @@ struct Parser {
     /// content (`'don't'`), which turns some of the engine's rules off (its
     /// `inner_quote_seen`).
     inner_quote: bool,
+    /// The quote that opened the string value being read (or last read); 0 for a Windows
+    /// path.
+    value_quote: u8,
     /// Just past the closing quote of the string value that ended last, until what follows
     /// it confirms that the quote closes the string.
     string_end: Option<usize>,
@@ -786,6 +792,7 @@ impl Parser {
             double_quote_seen: false,
             held: String::new(),
             inner_quote: false,
+            value_quote: 0,
             string_end: None,
             text_start: true,
             in_fence: false,
@@ -1666,6 +1673,32 @@ impl Parser {
                     Some(_) => Some(false),
                 }
             }
+            // `"The "Best" movie"`, `"say "no".`: a quote that a word follows is content
+            // to the engine (`value_string_end`) unless a key follows it (in an object, after
+            // layout) or a comma or line break comes before it, where it may open the next
+            // member or element.
+            c if (c.is_ascii_alphanumeric() || b".!?-_@$%&*~^|".contains(&c))
+                && self.value_quote == b'"'
+                && (object || self.pos == after) =>
+            {
+                let key = if object && self.pos > after {
+                    words_to_a_quote(bytes, self.pos).map(|words| !words)
+                } else {
+                    Some(false)
+                };
+                let quote = after - 1;
+                let mut k = quote;
+                while matches!(bytes[k - 1], b' ' | b'\t') {
+                    k -= 1;
+                }
+                match key {
+                    None => None,
+                    Some(false) if !matches!(bytes[k - 1], b',' | b'\n') => {
+                        return self.inner_double_quote(after);
+                    }
+                    Some(_) => Some(false),
+                }
+            }
             // `"arguments": "path": "a.rs"}}`: a member's short string value, then a colon
             // and a value: the string is the first key of an object that lost its `{` (the
             // engine's `key_like_string_before` and `open_object_in_member`). Only for
@@ -1713,6 +1746,25 @@ impl Parser {
         }
     }
 
+    /// The quote before `after` did not close the string value: it is content, and the
+    /// string goes on from `after`.
+    fn inner_double_quote(&mut self, after: usize) -> Step {
+        let from = self.arena.len();
+        self.release_held();
+        self.arena.push('"');
+        self.grew(from);
+        self.string_end = None;
+        self.inner_quote = true;
+        self.repaired = true;
+        self.pos = after;
+        self.mode = Mode::Str {
+            quote: b'"',
+            key: false,
+            windows: false,
+        };
+        Step::Go
+    }
+
     /// The string value that closed last goes on with the part `q` opens at `k`, after a
     /// `+`: its content grows in place, as one string.
     fn concatenation(&mut self, bytes: &[u8], k: usize, q: u8) -> Step {
@@ -1731,6 +1783,7 @@ impl Parser {
         self.grew(from);
         self.string_end = None;
         self.repaired = true;
+        self.value_quote = q;
         self.pos = k + 1;
         self.mode = Mode::Str {
             quote: q,
@@ -1950,9 +2003,10 @@ impl Parser {
         loop {
             let rest = &bytes[self.pos..];
             let mut found = string_stop(rest, quote, third);
-            if quote == b'"' && !key {
-                // A `'` may close a value too (`apostrophe_closes`): looked for only up to
-                // the next stop, so the scans stay linear.
+            if quote == b'"' && !key && !self.inner_quote {
+                // A `'` may close a value too (`apostrophe_closes`, unless an inner quote
+                // came before): looked for only up to the next stop, so the scans stay
+                // linear.
                 let upto = found.unwrap_or(rest.len());
                 // (Stops are mostly near: a loop beats memchr's setup there.)
                 let apostrophe = if upto <= 32 {
@@ -2035,7 +2089,7 @@ impl Parser {
                     }
                 }
             }
-            if rest[i] == b'\'' && quote == b'"' && !key {
+            if rest[i] == b'\'' && quote == b'"' && !key && !self.inner_quote {
                 self.content(&text[self.pos..end], key);
                 self.pos = end;
                 let object = self.stack.last().is_some_and(|f| f.object);
@@ -2622,6 +2676,7 @@ impl Parser {
         }
         self.double_quote_seen = false;
         self.inner_quote = false;
+        self.value_quote = if windows { 0 } else { quote };
         self.held.clear();
         self.pos += quote_len(quote);
         self.mode = Mode::Str {
@@ -3298,6 +3353,36 @@ fn value_starts_at(b: &[u8], m: usize) -> Option<bool> {
         }
         _ => false,
     })
+}
+
+/// After a quote and layout inside an object, at `j` (an ASCII letter or digit): whether
+/// what follows is plainly more words of the string, which the engine's `key_follows` does
+/// not take for a key: words up to the next `"` on the line, with no byte that could make
+/// them a key (`:`, `=`, `,`, brackets, quotes, `/`, a full-width colon), more than one
+/// short word and not ending in a space (`to "Bob", …` is a key that lost its colon to it),
+/// and no `:` after that quote (a key that lost its opening quote). Conservative: `false`
+/// is "maybe a key". `None` while the text cannot tell.
+fn words_to_a_quote(b: &[u8], j: usize) -> Option<bool> {
+    let limit = j + 64;
+    let mut q = j;
+    loop {
+        if q >= limit {
+            return Some(false);
+        }
+        match *b.get(q)? {
+            b'"' => break,
+            c if c.is_ascii_alphanumeric() || b" \t.!?-_@$#%&*+;~^|".contains(&c) => q += 1,
+            _ => return Some(false),
+        }
+    }
+    if q - j <= 2 || matches!(b[q - 1], b' ' | b'\t') {
+        return Some(false);
+    }
+    let mut m = q + 1;
+    while is_space(*b.get(m)?) {
+        m += 1;
+    }
+    Some(b[m] != b':')
 }
 
 /// A member's value at `start` (an ASCII letter) that the engine writes as a bare string

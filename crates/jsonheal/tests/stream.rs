@@ -818,7 +818,7 @@ fn uncertain_input_freezes_instead_of_guessing() {
     let cases: &[(&str, Option<Value>)] = &[
         // The space before the quote is withheld too: had the quote been a missing closing
         // one (`{"a": "x, "b": 1}`), the engine would trim it.
-        (r#"{"say": "He said "hi" to me"}"#, Some(json!({}))),
+        (r#"{"say": "He said, "hi" to me"}"#, Some(json!({}))),
         (r#"["He said "hi" to me"]"#, Some(json!([]))),
         (r#"{"a": "x" + y}"#, Some(json!({}))),
         (r#"{"a": 1, "a": 2}"#, Some(json!({"a": 1}))),
@@ -1393,4 +1393,26 @@ fn apostrophes_inside_single_quoted_values() {
         "['it wasn't 2', 'x']",
     ]);
     freeze_when_pushed_whole(&["{'msg': 'it's' \"b\": 1}"]);
+}
+
+/// A `"` inside a string value that a word follows is content to the engine unless what
+/// follows could make it a key or the next member (`"The "Best" movie"`); the stream reads
+/// such inner quotes as it does, and leaves the rest to `finish`.
+#[test]
+fn inner_double_quotes_before_words() {
+    stream_to_their_final_values(&[
+        "{\"title\": \"The \"Best\" Movie\", \"n\": 1}",
+        "{\"error\": \"Error: \"file not found\" again!\", \"code\": 2}",
+        "{\"q\": \"She said \"no\".\", \"ok\": true}",
+        "[\"a \"b\"-c\", \"x\"]",
+        "{\"a\": {\"b\": \"x \"y\" zz.\"}}",
+    ]);
+    freeze_when_pushed_whole(&[
+        // A word, spaces and a string that ends the member: a key that lost its colon to
+        // the engine.
+        "{\"a\": \"say \"hi\" to \"Bob\", \"n\": 1}",
+        // A comma before the quote: it may open the next member.
+        "{\"a\": \"x, \"b\": 1}",
+        "{\"a\": \"one \"two\" three: four\"}",
+    ]);
 }
