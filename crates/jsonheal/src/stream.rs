@@ -1265,15 +1265,7 @@ impl Parser {
                     Step::Go
                 }
                 // `{"a": 1, ...}`: an ellipsis where a key should be, dropped.
-                b'.' => match starts_with_partial(&bytes[self.pos..], b"...") {
-                    None => Step::Wait,
-                    Some(true) => {
-                        self.repaired = true;
-                        self.pos += 3;
-                        Step::Go
-                    }
-                    Some(false) => self.freeze(),
-                },
+                b'.' => self.dropped_ellipsis(bytes),
                 b'}' => {
                     // After a member, `Key` is reached through a comma: a trailing one.
                     self.repaired |= self.open_len() > 0;
@@ -1471,16 +1463,7 @@ impl Parser {
             },
             // `[{"a": 1} ... {"b": 2}]`: an ellipsis after a container, dropped. (After a
             // number or literal the engine's reading of the word's end decides.)
-            b'.' if self.pending.is_none() => match starts_with_partial(&bytes[self.pos..], b"...")
-            {
-                None => Step::Wait,
-                Some(true) => {
-                    self.repaired = true;
-                    self.pos += 3;
-                    Step::Go
-                }
-                Some(false) => self.freeze(),
-            },
+            b'.' if self.pending.is_none() => self.dropped_ellipsis(bytes),
             // `[{"id": 1}\n {"id": 2}]`: a container element, then the next one with the
             // comma lost between them: the engine inserts it.
             b'{' | b'[' if !object && self.pending.is_none() && self.last_is_container() => {
@@ -1523,6 +1506,20 @@ impl Parser {
                     }
                 }
             },
+        }
+    }
+
+    /// `...` at `pos` where the engine skips it and reads on as before (where a key should
+    /// be, after a container).
+    fn dropped_ellipsis(&mut self, bytes: &[u8]) -> Step {
+        match starts_with_partial(&bytes[self.pos..], b"...") {
+            None => Step::Wait,
+            Some(true) => {
+                self.repaired = true;
+                self.pos += 3;
+                Step::Go
+            }
+            Some(false) => self.freeze(),
         }
     }
 
