@@ -1657,7 +1657,7 @@ impl Parser {
             // `"hello " + "world"`: a concatenation, joined into one string by the engine.
             b'+' => {
                 let mut k = self.pos + 1;
-                while bytes.get(k).copied().is_some_and(is_space) {
+                while bytes.get(k).copied().is_some_and(is_space) && k < self.pos + LOOKAHEAD {
                     k += 1;
                 }
                 match bytes.get(k) {
@@ -1711,7 +1711,7 @@ impl Parser {
                 }) =>
             {
                 let mut m = self.pos + 1;
-                while bytes.get(m).copied().is_some_and(is_space) {
+                while bytes.get(m).copied().is_some_and(is_space) && m < self.pos + LOOKAHEAD {
                     m += 1;
                 }
                 match value_starts_at(bytes, m) {
@@ -3525,7 +3525,13 @@ fn held_from(s: &str) -> usize {
 fn comma_then_member(b: &[u8], mut k: usize) -> Option<bool> {
     // (More commas are holes the engine drops: `"a": 1,, "b": 2`; so are ellipses where a
     // key should be: `"a": 1, ..., "b": 2`.)
+    let limit = k + LOOKAHEAD;
     loop {
+        if k >= limit {
+            // Re-read on every push while undecided: bounded, so the stream stays linear
+            // (a freeze leaves the rare rest to the engine).
+            return Some(false);
+        }
         match b.get(k) {
             Some(b' ' | b'\t' | b'\n' | b'\r' | b',') => k += 1,
             Some(b'.') if starts_with_partial(&b[k..], b"...")? => k += 3,

@@ -1416,3 +1416,22 @@ fn inner_double_quotes_before_words() {
         "{\"a\": \"one \"two\" three: four\"}",
     ]);
 }
+
+/// The look-aheads the stream repeats on every push while a decision waits (after `+`, a
+/// comma, a colon, a first string) stop after a bounded run of layout, so pushing a huge one
+/// a byte at a time stays linear; past the bound the stream leaves the rest to `finish`.
+#[test]
+fn waiting_look_aheads_are_bounded() {
+    let layout = " ".repeat(300);
+    let texts = [
+        format!("{{\"a\": \"x\" +{layout}\"y\"}}"),
+        format!("{{\"a\": 1,{layout}\"b\": 2}}"),
+        format!("{{\"a\": \"k\":{layout}1}}"),
+        format!("\"a\"{layout}: 1}}"),
+    ];
+    for text in &texts {
+        freeze_when_pushed_whole(&[text.as_str()]);
+        // Consistent all the way, whatever the reading.
+        check_chunks(text, text, &every_byte(text), final_value(text).as_ref());
+    }
+}

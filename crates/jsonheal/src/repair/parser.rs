@@ -529,7 +529,17 @@ pub(crate) fn lost_brace_key_at(b: &[u8], i: usize) -> Option<bool> {
     let Some(after) = quoted_end(b, b.len(), i, q, LOOKAHEAD).ok()? else {
         return Some(false);
     };
-    let k = after + b.get(after..)?.iter().take_while(|&&c| is_ws(c)).count();
+    let k = after
+        + b.get(after..)?
+            .iter()
+            .take(LOOKAHEAD)
+            .take_while(|&&c| is_ws(c))
+            .count();
+    if k - after >= LOOKAHEAD {
+        // (Read again on every push while undecided: bounded, so the stream stays linear;
+        // so much layout after a first string is no document to stream.)
+        return Some(false);
+    }
     Some(*b.get(k)? == b':')
 }
 
