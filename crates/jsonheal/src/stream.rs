@@ -1688,9 +1688,13 @@ impl Parser {
                 while matches!(bytes[k - 1], b' ' | b'\t') {
                     k -= 1;
                 }
+                // A quote right after `{` or `[` starts JSON inside the string to the engine
+                // (its `EmbeddedJson`), whose quotes before `, "key"` it keeps as content
+                // later on: not mirrored, so the stream does not read one as content.
+                let embedded = matches!(bytes[quote - 1], b'{' | b'[');
                 match key {
                     None => None,
-                    Some(false) if !matches!(bytes[k - 1], b',' | b'\n') => {
+                    Some(false) if !embedded && !matches!(bytes[k - 1], b',' | b'\n') => {
                         return self.inner_double_quote(after);
                     }
                     Some(_) => Some(false),

@@ -1415,6 +1415,16 @@ fn inner_double_quotes_before_words() {
         "{\"a\": \"x, \"b\": 1}",
         "{\"a\": \"one \"two\" three: four\"}",
     ]);
+    // JSON inside the string, its quotes unescaped: the engine keeps the quote before
+    // `, "f"` as content while its brace is open (found by fuzzing).
+    let text = "{\"a\": \"x {\"id: \"function\",\"f\": 1}\"}";
+    let fin = final_value(text).expect("repairs");
+    assert_eq!(
+        fin,
+        serde_json::json!({"a": "x {\"id: \"function\",\"f\": 1}"})
+    );
+    let r = check_chunks(text, text, &every_byte(text), Some(&fin));
+    assert!(r.is_frozen());
 }
 
 /// The look-aheads the stream repeats on every push while a decision waits (after `+`, a
