@@ -33,8 +33,9 @@
 //! strings appear as they arrive. A comma lost before an object's next member (after a
 //! number, literal or container, `"hp": 33 "mp": 7`, or at the end of a string's line,
 //! `"name": "Bob"\n "age": 25`) or between an array's container elements (`{…}\n{…}`) is
-//! inserted, as the engine does. On anything else it cannot settle alone (an inner quote,
-//! any other missing comma, a wrong closer, a wrapper call like `ObjectId(…)`, a duplicate
+//! inserted, as the engine does. On anything else it cannot settle alone (an inner quote
+//! that a comma, a line break or a possible key surrounds, any other missing comma, a wrong
+//! closer, a wrapper call like `ObjectId(…)`, a duplicate
 //! key, an escaped document, a fence that may hold one scalar…) the stream *freezes*: the
 //! snapshot keeps what it had, and [`Repairer::finish`] decides.
 //!
