@@ -316,7 +316,48 @@ pub struct Repairer {
     text: String,
     /// The start of a multi-byte UTF-8 character split by `push_bytes` (at most 3 bytes).
     utf8_tail: Vec<u8>,
+    /// The text as the engine reads an escaped document (`{\"a\": 1}`), once its first
+    /// bracket showed it is one: the parser reads this instead of `text`.
+    unescaped: Option<Unescaped>,
     parser: Parser,
+}
+
+/// `Repairer::text` with one level of escapes undone from the first bracket on
+/// (`crate::repair::unescaped_byte`), kept up with the text as it grows.
+#[derive(Debug)]
+struct Unescaped {
+    /// How far the text has been read: short of its end at a backslash that the next byte
+    /// decides.
+    read: usize,
+    text: String,
+}
+
+impl Unescaped {
+    fn extend(&mut self, source: &str) {
+        let b = source.as_bytes();
+        let mut i = self.read;
+        while let Some(k) = memchr::memchr(b'\\', &b[i..]) {
+            let at = i + k;
+            // `i` and `at` are at ASCII bytes or right after them: char boundaries.
+            self.text.push_str(&source[i..at]);
+            let Some(&next) = b.get(at + 1) else {
+                self.read = at;
+                return;
+            };
+            match crate::repair::unescaped_byte(next) {
+                Some(c) => {
+                    self.text.push(char::from(c));
+                    i = at + 2;
+                }
+                None => {
+                    self.text.push('\\');
+                    i = at + 1;
+                }
+            }
+        }
+        self.text.push_str(&source[i..]);
+        self.read = b.len();
+    }
 }
 
 impl Default for Repairer {
@@ -340,6 +381,7 @@ impl Repairer {
             options,
             text: String::new(),
             utf8_tail: Vec::new(),
+            unescaped: None,
             parser,
         }
     }
@@ -356,7 +398,7 @@ impl Repairer {
     pub fn push(&mut self, chunk: &str) {
         self.flush_utf8_tail();
         self.text.push_str(chunk);
-        self.parser.run(&self.text);
+        self.advance();
     }
 
     /// Feed the next piece of raw bytes. A multi-byte character split between two pieces is
@@ -372,14 +414,41 @@ impl Repairer {
             joined.as_slice()
         };
         self.decode(bytes);
+        self.advance();
+    }
+
+    /// Let the parser read what the last push brought.
+    fn advance(&mut self) {
+        if let Some(unescaped) = &mut self.unescaped {
+            unescaped.extend(&self.text);
+            self.parser.run(&unescaped.text);
+            return;
+        }
         self.parser.run(&self.text);
+        if let Some(start) = self.parser.unescape_from.take() {
+            // The parser read no further than the bracket, and the unescaped text is the
+            // same up to there: it reads on in that text.
+            let mut unescaped = Unescaped {
+                read: start,
+                text: self.text.get(..start).unwrap_or_default().to_owned(),
+            };
+            unescaped.extend(&self.text);
+            self.parser.seen = start;
+            self.parser.run(&unescaped.text);
+            self.unescaped = Some(unescaped);
+        }
+    }
+
+    /// The text the parser reads: the text pushed, or its unescaped form.
+    fn source(&self) -> &str {
+        self.unescaped.as_ref().map_or(&self.text, |u| &u.text)
     }
 
     /// The current best value: `None` until an object or array has opened. Building it costs
     /// time proportional to the value's size; to follow a long stream cheaply, use
     /// [`Repairer::events`] instead.
     pub fn snapshot(&self) -> Option<Value> {
-        self.parser.snapshot(&self.text)
+        self.parser.snapshot(self.source())
     }
 
     /// The changes since the last call (or since the start), in order. Consecutive growths of
@@ -387,6 +456,7 @@ impl Repairer {
     /// [`OpRef::Set`] when it appeared since the last call. The events borrow the repairer's
     /// own buffer (no allocation per event); [`EventRef::to_event`] makes one owned.
     pub fn events(&mut self) -> Events<'_> {
+        let source = self.unescaped.as_ref().map_or(&self.text, |u| &u.text);
         let parser = &mut self.parser;
         parser.last_append = None;
         // Entries handed out twice would be changes reported twice.
@@ -395,7 +465,7 @@ impl Repairer {
         Events {
             log: &parser.log,
             arena: &parser.arena,
-            source: &self.text,
+            source,
             current_path: &parser.current_path,
             next: 0,
         }
@@ -752,6 +822,9 @@ struct Parser {
     /// (`{\"a\": 1}`): until that is ruled out, nothing after the bracket is read. `None`
     /// once ruled out; otherwise where the search for the first bracket goes on.
     escape_check: Option<usize>,
+    /// The first bracket, here, opens an escaped document: the `Repairer` unescapes the
+    /// text from here on, as the engine does, and runs this parser on that text instead.
+    unescape_from: Option<usize>,
     /// A short string element of an array, not shown yet: it may be a key (see
     /// `KEY_LIKE_LEN`). Where its opening quote is in the text, and
     /// where its content starts in the arena.
@@ -807,6 +880,7 @@ impl Parser {
             last_append: None,
             revision: 0,
             escape_check: Some(0),
+            unescape_from: None,
             deferred: None,
             depth_limit: options.max_depth.min(STREAM_DEPTH_LIMIT),
             non_finite: options.non_finite,
@@ -848,7 +922,19 @@ impl Parser {
                     }
                     Some(true) => {
                         self.escape_check = None;
-                        self.freeze();
+                        // A quote before the bracket: the bracket may be inside a JSON
+                        // string the whole text is, or a member's string value (the engine
+                        // reads neither as an escaped document), which the text's end
+                        // decides.
+                        if memchr::memchr(b'"', &b[..from + k]).is_some() {
+                            self.freeze();
+                        } else {
+                            // The engine unescapes the text from the bracket on and repairs
+                            // that: so does the `Repairer`, and this parser reads on there.
+                            self.unescape_from = Some(from + k);
+                            self.repaired = true;
+                            return;
+                        }
                     }
                     Some(false) => self.escape_check = None,
                 },

@@ -1150,6 +1150,43 @@ fn a_comma_between_trailing_line_breaks_is_held_back() {
     }
 }
 
+/// A document whose quotes are all escaped (`{\"name\": \"Ada\"}`, JSON pasted from a
+/// string's content) streams as the engine reads it: unescaped once from its first bracket
+/// on, then repaired. An escape the chunk's end cuts waits for its next byte. With a quote
+/// before the bracket (the whole text may be a JSON string), the text's end decides, and
+/// the stream freezes.
+#[test]
+fn escaped_documents_stream_unescaped() {
+    stream_to_their_final_values(&[
+        r#"{\"name\": \"Ada\", \"age\": 36, \"tags\": [\"x\", \"y\"]}"#,
+        r#"Here you go: {\"answer\": {\"ok\": true, \"n\": [1, 2.5]}}"#,
+        "```json\n{\\\"result\\\": \\\"done\\\"}\n```",
+        "{\\n  \\\"a\\\": [1, 2],\\n  \\\"b\\\": \\\"x\\\"\\n}",
+        // An escaped backslash inside a value, and an escape of its own: one level only.
+        r#"{\"path\": \"C:\\\\Users\", \"q\": \"say \\\"hi\\\"\"}"#,
+        r#"{\"code\": \"line1\\nline2\", \"tab\": \"a\tb\"}"#,
+        r#"[{\"id\": 1}, {\"id\": 2}]"#,
+        // Repairs inside the unescaped document apply as usual.
+        r#"{\"a\": 'single', b: None, \"c\": [1, 2,],}"#,
+        // Cut off.
+        r#"{\"name\": \"Ada\", \"tags\": [\"x\"], \"more\": {\"k"#,
+    ]);
+    freeze_when_pushed_whole(&[
+        r#""{\"a\": 1}""#,
+        r#"note: "{\"a\": 1}" and more"#,
+        r#""result": "{\"a\": 1}", "ok": true}"#,
+    ]);
+    // Split right after a backslash: nothing is guessed.
+    let mut r = Repairer::new();
+    r.push("{\\");
+    r.push("\"k\\");
+    assert_eq!(r.snapshot(), Some(serde_json::json!({})));
+    assert!(!r.is_frozen());
+    r.push("\": 1, \\\"m\\\": 2}");
+    assert!(!r.is_frozen());
+    assert_eq!(r.snapshot(), Some(serde_json::json!({"k": 1, "m": 2})));
+}
+
 /// Each text, fed a byte at a time, streams to its final value without freezing, every
 /// snapshot consistent on the way.
 fn stream_to_their_final_values(streams: &[&str]) {

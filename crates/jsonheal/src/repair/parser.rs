@@ -131,15 +131,34 @@ fn nests_deeper_than(b: &[u8], limit: usize) -> bool {
 fn escaped_document_start(input: &str) -> Option<usize> {
     let b = input.as_bytes();
     let start = memchr::memchr2(b'{', b'[', b)?;
-    // `"result": "{\"a\": 1}", "ok": true}`: a member's string value holding JSON, in a
-    // document that lost its `{`; the parser reads it as such.
+    (!escaped_member_value(b, start) && escaped_document_at(b, start).unwrap_or(false))
+        .then_some(start)
+}
+
+/// `"result": "{\"a\": 1}", "ok": true}`: the first bracket, at `b[start]`, opens a
+/// member's string value holding JSON, in a document that lost its `{`; the parser reads it
+/// as such, not as an escaped document.
+fn escaped_member_value(b: &[u8], start: usize) -> bool {
     let before = |end: usize| b[..end].iter().rposition(|c| !c.is_ascii_whitespace());
-    let member_value = start >= 2
+    start >= 2
         && b[start - 1] == b'"'
         && before(start - 1).is_some_and(|colon| {
             b[colon] == b':' && before(colon).is_some_and(|key| matches!(b[key], b'"' | b'\''))
-        });
-    (!member_value && escaped_document_at(b, start).unwrap_or(false)).then_some(start)
+        })
+}
+
+/// What a backslash followed by `next` becomes when an escaped document is unescaped:
+/// `\"` and `\\` lose their backslash, an escaped line break or tab becomes the raw byte
+/// (layout between tokens, or a raw one inside a string, which the engine escapes again:
+/// same value). `None`: the backslash stays, as does `next`.
+pub(crate) fn unescaped_byte(next: u8) -> Option<u8> {
+    match next {
+        b'"' | b'\\' => Some(next),
+        b'n' => Some(b'\n'),
+        b'r' => Some(b'\r'),
+        b't' => Some(b'\t'),
+        _ => None,
+    }
 }
 
 /// Whether the text's first bracket, at `b[start]`, opens an escaped document: an escaped
@@ -209,18 +228,11 @@ fn repair_escaped(input: &str, start: usize, options: &Options) -> Result<Repair
     map.extend(0..start);
     let mut i = start;
     while i < b.len() {
-        if b[i] == b'\\' && matches!(b.get(i + 1), Some(b'"' | b'\\')) {
-            text.push(b[i + 1]);
-            map.push(i);
-            i += 2;
-        } else if b[i] == b'\\' && matches!(b.get(i + 1), Some(b'n' | b'r' | b't')) {
-            // An escaped line break or tab: layout between tokens, or a raw one inside a
-            // string, which the engine escapes again (same value).
-            text.push(match b[i + 1] {
-                b'n' => b'\n',
-                b'r' => b'\r',
-                _ => b'\t',
-            });
+        let unescaped = (b[i] == b'\\')
+            .then(|| b.get(i + 1).copied().and_then(unescaped_byte))
+            .flatten();
+        if let Some(c) = unescaped {
+            text.push(c);
             map.push(i);
             i += 2;
         } else {
