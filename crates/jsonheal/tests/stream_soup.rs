@@ -95,6 +95,8 @@ const BASES: &[&str] = &[
     r#"{"msg": 'it is', "n": -1.5e3, "list": ['p', "q", `r`], "none": None}"#,
     // A document that lost its `{`.
     r#""name": "Ada", "args": {"path": "a.rs", "n": [1, 2]}, "ok": true}"#,
+    // An escaped document (the engine unescapes it once from its first bracket on).
+    r#"Here: {\n  \"path\": \"C:\\\\x\", \"n\": [1, 2],\n  \"q\": \"say \\\"hi\\\"\", \"ok\": true}"#,
 ];
 
 /// `base` with each `(position, token)` spliced in (positions taken modulo its length and
