@@ -1726,6 +1726,11 @@ impl Parser {
                 }
                 Some(_) => Some(false),
             },
+            // `["p", ...: "q"]`: the engine reads an ellipsis and a colon after a string
+            // element as that string's colon (a key, so the array lost its `]`).
+            b',' if !object && self.deferred.is_some() => {
+                ellipsis_then_colon(bytes, self.pos + 1).map(|colon| !colon)
+            }
             b',' if !object => Some(true),
             // `"name": "Bob"\n  "age": 25`, `"name": "search" "arguments": {…}`: the next
             // member's key and colon: the comma was lost, and the quote closes the string
@@ -1784,6 +1789,9 @@ impl Parser {
                     Some(false) if !embedded && !matches!(bytes[k - 1], b',' | b'\n') => {
                         return self.inner_double_quote(after);
                     }
+                    Some(false) if object && !embedded && self.pos == after => {
+                        return self.lost_closing_quote(bytes, quote);
+                    }
                     Some(_) => Some(false),
                 }
             }
@@ -1832,6 +1840,73 @@ impl Parser {
                 Step::Go
             }
         }
+    }
+
+    /// `"role": "designer, "skills": []`: a quote after a separator (a comma or a line
+    /// break, then spaces) opens the next key, so the string value lost its closing quote
+    /// before the separator. The engine (`StrEnd::Unterminated`) ends the string there,
+    /// without the layout and the one comma before the quote, and reads the key. Left to
+    /// `finish` where it reads the quote otherwise: after an inner quote, in JSON inside the
+    /// string (an opener in it), or after closers (the open containers may end there).
+    fn lost_closing_quote(&mut self, bytes: &[u8], quote: usize) -> Step {
+        let start = match self.deferred {
+            Some((_, start)) => start,
+            None => self.nodes.get(self.current).map_or(0, |n| n.text as usize),
+        };
+        let content = self.arena.as_bytes().get(start..).unwrap_or_default();
+        if self.inner_quote
+            || content
+                .iter()
+                .chain(self.held.as_bytes())
+                .any(|&c| c == b'{' || c == b'[')
+        {
+            return self.freeze();
+        }
+        let mut k = quote;
+        while matches!(bytes[k - 1], b' ' | b'\t') {
+            k -= 1;
+        }
+        if bytes[k - 1] == b',' {
+            let mut c = k - 1;
+            while matches!(bytes[c - 1], b' ' | b'\t') {
+                c -= 1;
+            }
+            if matches!(bytes[c - 1], b'}' | b']') {
+                return self.freeze();
+            }
+        }
+        match key_follows(bytes, quote) {
+            None => return Step::Wait,
+            Some(false) => return self.freeze(),
+            Some(true) => {}
+        }
+        // What the engine trims (`trim_separator_before`): raw layout, then one comma. The
+        // string's raw end is held back, so that is at most what `held` holds.
+        let mut t = quote;
+        while matches!(bytes[t - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            t -= 1;
+        }
+        if bytes[t - 1] == b',' {
+            t -= 1;
+        }
+        let Some(keep) = self.held.len().checked_sub(quote - t) else {
+            return self.freeze();
+        };
+        self.show_deferred();
+        if self.mode == Mode::Frozen {
+            return Step::Go;
+        }
+        self.string_end = None;
+        let from = self.arena.len();
+        let held = std::mem::take(&mut self.held);
+        self.arena.push_str(held.get(..keep).unwrap_or_default());
+        self.held = held;
+        self.held.clear();
+        self.grew(from);
+        self.repaired = true;
+        self.pos = quote;
+        self.mode = Mode::Key;
+        Step::Go
     }
 
     /// The quote before `after` did not close the string value: it is content, and the
@@ -3725,6 +3800,33 @@ fn starts_with_partial(have: &[u8], want: &[u8]) -> Option<bool> {
     } else {
         Some(false)
     }
+}
+
+/// Whether layout, an ellipsis (`...`, `…`), layout and a colon start at `b[k]`; `None`
+/// while the text cannot tell.
+fn ellipsis_then_colon(b: &[u8], k: usize) -> Option<bool> {
+    let skip = |mut m: usize| -> Option<usize> {
+        while is_space(*b.get(m)?) {
+            m += 1;
+            if m - k >= LOOKAHEAD {
+                return Some(usize::MAX);
+            }
+        }
+        Some(m)
+    };
+    let m = skip(k)?;
+    let Some(rest) = b.get(m..) else {
+        return Some(false);
+    };
+    let len = if starts_with_partial(rest, b"...")? {
+        3
+    } else if starts_with_partial(rest, ELLIPSIS)? {
+        ELLIPSIS.len()
+    } else {
+        return Some(false);
+    };
+    let m = skip(m + len)?;
+    Some(b.get(m) == Some(&b':'))
 }
 
 /// Bytes of a bare number or literal (`-12.5e3`, `true`, `None`).

@@ -513,13 +513,22 @@ fn short_strings_wait_for_their_quote() {
     let cases = [
         (r#"{"tags": ["ab"#.to_owned(), json!({"tags": []})),
         (r#"{"tags": ["ab""#.to_owned(), json!({"tags": []})),
-        (r#"{"tags": ["ab","#.to_owned(), json!({"tags": ["ab"]})),
+        // An ellipsis and a colon may still follow the comma (`["ab", ...: 1`: a key to
+        // the engine).
+        (r#"{"tags": ["ab","#.to_owned(), json!({"tags": []})),
+        (r#"{"tags": ["ab", ..."#.to_owned(), json!({"tags": []})),
+        (r#"{"tags": ["ab", "#.to_owned(), json!({"tags": []})),
+        (r#"{"tags": ["ab", ""#.to_owned(), json!({"tags": ["ab"]})),
+        (
+            r#"{"tags": ["ab", ... 1"#.to_owned(),
+            json!({"tags": ["ab"]}),
+        ),
         (r#"{"tags": ["ab"]"#.to_owned(), json!({"tags": ["ab"]})),
         (r#"{"tags": ["ab" :"#.to_owned(), json!({"tags": []})),
         (format!(r#"{{"tags": ["{long}"#), json!({"tags": [long]})),
         ("{\"tags\": [\"a\nb".to_owned(), json!({"tags": ["a\nb"]})),
         (r#"["ab"#.to_owned(), json!([])),
-        (r#"["ab", "#.to_owned(), json!(["ab"])),
+        (r#"["ab", 1"#.to_owned(), json!(["ab"])),
         (r#"{"a": "ab"#.to_owned(), json!({})),
         (r#"{"a": "ab", "#.to_owned(), json!({})),
         (r#"{"a": "ab", "b""#.to_owned(), json!({})),
@@ -704,9 +713,9 @@ fn bare_key_start_waits_for_a_brace() {
             "]\n```\nLet me know.",
         ),
         (
-            "name: \"Ada\", tags: \n```\n[\"x\", ",
+            "name: \"Ada\", tags: \n```\n[\"x\", \"",
             Some(json!(["x"])),
-            "\"y\"]\n```\n}",
+            "y\"]\n```\n}",
         ),
     ];
     for (text, want, rest) in cases {
@@ -1187,6 +1196,34 @@ fn escaped_documents_stream_unescaped() {
     assert_eq!(r.snapshot(), Some(serde_json::json!({"k": 1, "m": 2})));
 }
 
+/// A string value that lost its closing quote before the next member
+/// (`"role": "designer, "skills": []`): the quote after the comma (or the line break) opens
+/// the next key, so the engine ends the string before the separator, and so does the
+/// stream, once the key's colon shows up. After closers, an inner quote or JSON inside the
+/// string, the engine may read the quote otherwise: the stream freezes.
+#[test]
+fn a_string_that_lost_its_closing_quote_before_the_next_key() {
+    stream_to_their_final_values(&[
+        r#"{"name": "Bob", "role": "designer, "skills": [], "age": 31}"#,
+        r#"[{"name": "Alice", "role": "engineer"}, {"name": "Bob", "role": "designer, "skills": ["ux"]}]"#,
+        "{\"name\": \"Bob\n  \"age\": 25, \"city\": \"Rome\"}",
+        "{\"a\": \"x,\n  \"b\": \"y\"}",
+        r#"{"msg": "a long message that has run on for well over sixty-four bytes of text, "level": "info"}"#,
+        r#"{"a": "one two ,  "b": 2}"#,
+        r#"{"cmd": "ls -la, "cwd": "/tmp"}"#,
+    ]);
+    freeze_when_pushed_whole(&[
+        // JSON inside the string: its quotes are its own.
+        r#"{"args": "{"path": "a.rs", "mode": "w"}", "n": 1}"#,
+        // Closers before the comma may end the open containers.
+        r#"{"a": {"b": "x], "c": 1}}"#,
+        // After an inner quote.
+        r#"{"a": "say "hi" now, "b": 1}"#,
+        // No key after the quote.
+        r#"{"a": "x, "y and z", "b": 1}"#,
+    ]);
+}
+
 /// Each text, fed a byte at a time, streams to its final value without freezing, every
 /// snapshot consistent on the way.
 fn stream_to_their_final_values(streams: &[&str]) {
@@ -1448,8 +1485,9 @@ fn inner_double_quotes_before_words() {
         // A word, spaces and a string that ends the member: a key that lost its colon to
         // the engine.
         "{\"a\": \"say \"hi\" to \"Bob\", \"n\": 1}",
-        // A comma before the quote: it may open the next member.
-        "{\"a\": \"x, \"b\": 1}",
+        // A comma before the quote and no key after it: it may open the next element of
+        // an array that lost its `[` (`a_string_that_lost_its_closing_quote…` has the key).
+        "{\"a\": \"x, \"b\" c\", \"d\": 1}",
         "{\"a\": \"one \"two\" three: four\"}",
     ]);
     // JSON inside the string, its quotes unescaped: the engine keeps the quote before
