@@ -760,6 +760,8 @@ struct Parser {
     /// Where in the arena the key being read starts; it runs to the arena's end, complete
     /// and waiting for its value once `pending_key` is set.
     key_start: usize,
+    /// Where the quoted key being read (or read last) starts in the text, past its quote.
+    key_open: usize,
     pending_key: bool,
     /// A number or literal waiting for `,` `}` or `]` (its text is the arena's end, from
     /// `word_start`).
@@ -857,6 +859,7 @@ impl Parser {
             arena: String::new(),
             ptr: String::new(),
             key_start: 0,
+            key_open: 0,
             pending_key: false,
             pending: None,
             word_start: 0,
@@ -1376,6 +1379,12 @@ impl Parser {
                     self.mode = Mode::MemberValue;
                     Step::Go
                 }
+                // `{"tool: "bash", …}`: the key's closing quote went before its value, and
+                // a word right after it makes it content to the engine, which ends the key
+                // at its colon instead (`close_key_at_colon`).
+                _ if (b.is_ascii_alphabetic() || b == b'_') && self.key_holds_its_colon(bytes) => {
+                    Step::Go
+                }
                 // No colon after a key that holds one: the engine may end the key there
                 // (`{" 2: 1, "…`, a key that lost its closing quote): its call.
                 _ if self
@@ -1642,6 +1651,7 @@ impl Parser {
         }
         self.key_start = self.arena.len();
         self.pos += quote_len(quote);
+        self.key_open = self.pos;
         self.double_quote_seen = false;
         // A Windows path holds an escape JSON does not know: not JSON either.
         self.repaired |= quote != b'"' || windows;
@@ -2380,6 +2390,45 @@ impl Parser {
                 }
             }
         }
+    }
+
+    /// `{"tool: "bash"`, at the word after the key's closing quote: the engine's
+    /// `close_key_at_colon` ends the key at its colon when it is a plain word (no escape,
+    /// quote or control character, ASCII here), a space follows the colon and only spaces
+    /// the quote. If so, the key is cut there and read on from its colon.
+    fn key_holds_its_colon(&mut self, bytes: &[u8]) -> bool {
+        let quote = self.pos - 1;
+        let Some(raw) = bytes.get(self.key_open..quote) else {
+            return false;
+        };
+        if bytes.get(self.key_open.wrapping_sub(1)) != Some(&b'"')
+            || bytes[quote] != b'"'
+            || self.arena.as_bytes().get(self.key_start..) != Some(raw)
+        {
+            return false;
+        }
+        let Some(colon) = memchr::memchr(b':', raw) else {
+            return false;
+        };
+        let key = &raw[..colon];
+        let plain = !key.is_empty()
+            && key.len() <= KEY_LIKE_LEN
+            && key
+                .iter()
+                .all(|&c| c.is_ascii() && c >= 0x20 && !matches!(c, b'\\' | b'"' | b'\''));
+        if !plain
+            || !matches!(raw.get(colon + 1), Some(b' ' | b'\t'))
+            || !raw[colon + 1..].trim_ascii().is_empty()
+        {
+            return false;
+        }
+        self.arena.truncate(self.key_start + colon);
+        self.pos = self.key_open + colon;
+        self.repaired = true;
+        if !self.complete_key() {
+            self.freeze();
+        }
+        true
     }
 
     /// A closing quote was read (`pos` is past it).
