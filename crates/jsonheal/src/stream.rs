@@ -1517,7 +1517,7 @@ impl Parser {
                 if object && self.pending.is_some() {
                     // `{"n": 1, 2, 3]`: the member's value may be an array that lost its
                     // `[` (the engine's rule); only a next member confirms the number.
-                    match comma_then_member(bytes, self.pos + 1) {
+                    match comma_then_member(bytes, self.pos + 1, true) {
                         None => return Step::Wait,
                         Some(false) => return self.freeze(),
                         Some(true) => {}
@@ -1755,7 +1755,7 @@ impl Parser {
                 lost_comma = true;
                 Some(true)
             }
-            b',' => comma_then_member(bytes, self.pos + 1),
+            b',' => comma_then_member(bytes, self.pos + 1, false),
             // `"hello " + "world"`: a concatenation, joined into one string by the engine.
             b'+' => {
                 let mut k = self.pos + 1;
@@ -3659,7 +3659,7 @@ fn bare_member_string(b: &[u8], start: usize) -> Option<Option<usize>> {
             _ => k += 1,
         }
     }
-    if b[e] == b',' && !comma_then_member(b, e + 1)? {
+    if b[e] == b',' && !comma_then_member(b, e + 1, false)? {
         return Some(None);
     }
     Some(Some(token_end))
@@ -3736,8 +3736,9 @@ fn held_from(s: &str) -> usize {
 
 /// After a comma in an object, at `b[k..]`: whether the next member (or the object's end,
 /// or a comment) comes, as the engine reads it after a member's value; `None` while the
-/// text so far cannot tell.
-fn comma_then_member(b: &[u8], mut k: usize) -> Option<bool> {
+/// text so far cannot tell. After a number or literal (`read_key`) the engine reads the
+/// next key as keys are read, so a key its other quote closes counts too (`other_quote_key`).
+fn comma_then_member(b: &[u8], mut k: usize, read_key: bool) -> Option<bool> {
     // (More commas are holes the engine drops: `"a": 1,, "b": 2`; so are ellipses where a
     // key should be: `"a": 1, ..., "b": 2`.)
     let limit = k + LOOKAHEAD;
@@ -3760,8 +3761,50 @@ fn comma_then_member(b: &[u8], mut k: usize) -> Option<bool> {
         b'#' => b
             .get(k + 1)
             .map(|n| matches!(n, b' ' | b'\t' | b'\n' | b'\r' | b'#')),
+        _ if read_key => match key_follows(b, k)? {
+            true => Some(true),
+            false => other_quote_key(b, k),
+        },
         _ => key_follows(b, k),
     }
+}
+
+/// `"action': "Write tests"`: a quoted key at `b[k]` that the other straight quote closes,
+/// a colon after it, as the engine reads a key (and `Parser::string_run` mirrors it): the
+/// first such quote, unless the key's own quote comes later on the line before a colon.
+/// `None` while the text cannot tell.
+fn other_quote_key(b: &[u8], k: usize) -> Option<bool> {
+    let q = b[k];
+    let other = match q {
+        b'"' => b'\'',
+        b'\'' => b'"',
+        _ => return Some(false),
+    };
+    let limit = k + LOOKAHEAD;
+    let mut i = k + 1;
+    loop {
+        if i >= limit {
+            return Some(false);
+        }
+        match *b.get(i)? {
+            // (A Windows path or an escape: left to the engine.)
+            b'\\' | b'\n' => return Some(false),
+            c if c == q => return Some(false),
+            c if c == other => break,
+            _ => i += 1,
+        }
+    }
+    let mut m = i + 1;
+    while is_space(*b.get(m)?) {
+        m += 1;
+        if m >= limit {
+            return Some(false);
+        }
+    }
+    if b[m] != b':' {
+        return Some(false);
+    }
+    key_closer_later(b, i + 1, q).map(|later| !later)
 }
 
 /// Whether `key` holds a `”` or `’` followed (spaces aside) by a `:`.

@@ -1249,6 +1249,24 @@ fn a_key_that_holds_its_colon() {
     ]);
 }
 
+/// A number or literal member, then a key that the other straight quote closes
+/// (`"id": 1, "action': "Write"`): the engine reads the key as keys are read, so the
+/// number is the member's value, and the stream shows it and reads on.
+#[test]
+fn a_key_closed_by_the_other_quote_after_a_number() {
+    stream_to_their_final_values(&[
+        r#"{"id": 1, "action': "Write tests", "done": true}"#,
+        r#"{'n': 1, 'action": "x", 'ok': True}"#,
+        r#"{"n": 1, "a': "b": 2}}"#,
+        r#"{"n": null, "a': "b", "c'": 2}"#,
+    ]);
+    freeze_when_pushed_whole(&[
+        // An escape or a path in the key: left to the engine.
+        r#"{"n": 1, "a\tb': 2, "c": 3}"#,
+        r#"{"n": 1, "C:\x': 2, "c": 3}"#,
+    ]);
+}
+
 /// Each text, fed a byte at a time, streams to its final value without freezing, every
 /// snapshot consistent on the way.
 fn stream_to_their_final_values(streams: &[&str]) {
