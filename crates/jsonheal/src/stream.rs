@@ -2505,6 +2505,39 @@ impl Parser {
                 c if c.is_alphanumeric() || matches!(c, '_' | '$' | '-' | '.' | ' ' | '\t') => {
                     self.arena.push(c);
                 }
+                // `{count 2}`: a key that lost its colon, its last word a number or literal,
+                // which is the value (the engine's `value_after_bare_key`).
+                ',' | '}' | '\n' | '\r' => {
+                    let at = self.pos + i;
+                    return match self.bare_key_value(at) {
+                        Some(word) => {
+                            self.pos = word;
+                            self.mode = Mode::MemberValue;
+                            Step::Go
+                        }
+                        None => {
+                            self.pos = at;
+                            self.freeze()
+                        }
+                    };
+                }
+                // `{name "Ada"}`, `{tags [1]}`: a bracket, or a quote after a space, ends
+                // the key, which lost its colon: it opens the value (the engine's
+                // `parse_unquoted_key`, then `step_colon`).
+                '"' | '\'' | '[' | '{'
+                    if c == '[' || c == '{' || self.arena.ends_with([' ', '\t']) =>
+                {
+                    self.pos += i;
+                    let key = self.arena.get(self.key_start..).unwrap_or_default();
+                    let trimmed = key.trim_end().len();
+                    self.arena.truncate(self.key_start + trimmed);
+                    if trimmed == 0 || !self.complete_key() {
+                        return self.freeze();
+                    }
+                    self.repaired = true;
+                    self.mode = Mode::Colon;
+                    return Step::Go;
+                }
                 // `{model": 1}`: a key that lost its opening quote ends at the closing one,
                 // when its colon follows (the engine's rule; not after a space: `{a ": 1}`).
                 '"' if !self.arena.ends_with([' ', '\t']) => {
@@ -2533,6 +2566,36 @@ impl Parser {
         }
         self.pos = text.len();
         Step::Go
+    }
+
+    /// The bare key read into the arena ends at `at` (a `,`, `}` or line break) with no
+    /// colon: when its last word is a number or literal after plain words, the engine
+    /// (`value_after_bare_key`) makes those words the key and that word its value. Cuts the
+    /// key and returns where the word starts in the text; `None` otherwise.
+    fn bare_key_value(&mut self, at: usize) -> Option<usize> {
+        let key = self.arena.as_bytes().get(self.key_start..)?;
+        let end = key.trim_ascii_end().len();
+        let space = key[..end].iter().rposition(|&c| c == b' ' || c == b'\t')?;
+        let word = &key[space + 1..end];
+        let name = key[..space].trim_ascii_end().len();
+        let is_value = crate::repair::json_number_end(word, 0, word.len()) == Some(word.len())
+            || crate::repair::literal_word(word).is_some();
+        if !is_value
+            || name == 0
+            || !key[..space]
+                .iter()
+                .all(|&c| is_ident(c) || c == b' ' || c == b'\t')
+        {
+            return None;
+        }
+        // The key's bytes are the text's, up to `at`.
+        let word_at = at - (key.len() - (space + 1));
+        self.arena.truncate(self.key_start + name);
+        if !self.complete_key() {
+            return None;
+        }
+        self.repaired = true;
+        Some(word_at)
     }
 
     fn value_word(&mut self, text: &str) -> Step {
@@ -3501,7 +3564,10 @@ fn key_follows(b: &[u8], k: usize) -> Option<bool> {
         while m < limit && (is_ident(*b.get(m)?) || b[m] == b' ') {
             m += 1;
         }
-        if *b.get(m)? != b':' || *b.get(m + 1)? == b'/' {
+        if *b.get(m)? != b':' {
+            return key_without_colon_at(b, k);
+        }
+        if *b.get(m + 1)? == b'/' {
             return Some(false);
         }
         // As the engine: no key when the quote after the colon ends a string (`version:",
@@ -3516,6 +3582,143 @@ fn key_follows(b: &[u8], k: usize) -> Option<bool> {
         return crate::repair::separator_after_quote(b, v + 1, false).map(|ends| !ends);
     }
     Some(false)
+}
+
+/// The engine's `elements_then_array_closer` at `b[k]`: quoted strings on one line, numbers
+/// or literals, separated by commas, then a `]`, within the look-ahead. `None` while the
+/// text cannot tell.
+fn elements_then_array_closer(b: &[u8], k: usize) -> Option<bool> {
+    let limit = k + LOOKAHEAD;
+    let skip_ws = |mut i: usize| -> Option<usize> {
+        while i < limit && matches!(*b.get(i)?, b' ' | b'\t' | b'\n' | b'\r') {
+            i += 1;
+        }
+        Some(i)
+    };
+    let mut i = skip_ws(k)?;
+    loop {
+        if i >= limit {
+            return Some(false);
+        }
+        let end = match *b.get(i)? {
+            q @ (b'"' | b'\'') => {
+                let mut j = i + 1;
+                loop {
+                    if j >= limit {
+                        return Some(false);
+                    }
+                    match *b.get(j)? {
+                        b'\n' => return Some(false),
+                        b'\\' => j += 2,
+                        c if c == q => break j + 1,
+                        _ => j += 1,
+                    }
+                }
+            }
+            _ => {
+                let mut e = i;
+                while e < limit && (b.get(e)?.is_ascii_alphanumeric() || b"+-.".contains(&b[e])) {
+                    e += 1;
+                }
+                match crate::repair::json_number_end(b, i, e) {
+                    Some(n) => n,
+                    None => {
+                        let word = b[i..e]
+                            .iter()
+                            .position(|c| !c.is_ascii_alphabetic())
+                            .map_or(e, |n| i + n);
+                        if crate::repair::literal_word(&b[i..word]).is_none() {
+                            return Some(false);
+                        }
+                        word
+                    }
+                }
+            }
+        };
+        i = skip_ws(end)?;
+        if i >= limit {
+            return Some(false);
+        }
+        match *b.get(i)? {
+            b']' => return Some(true),
+            b',' => i = skip_ws(i + 1)?,
+            _ => return Some(false),
+        }
+    }
+}
+
+/// The engine's `key_without_colon_at`: one bare word at `b[k]`, spaces, then a value
+/// that ends the member, a quoted string closed on its line or a number, literal or word,
+/// then `,` or `}` (or a line break after a bare one): a key that lost its colon
+/// (`"name": "Ann", age 31, …`). `None` while the text cannot tell.
+fn key_without_colon_at(b: &[u8], k: usize) -> Option<bool> {
+    if !is_ident_start(b[k]) {
+        return Some(false);
+    }
+    let mut m = k;
+    while m < k + 64 && is_ident(*b.get(m)?) {
+        m += 1;
+    }
+    let word_end = m;
+    while matches!(*b.get(m)?, b' ' | b'\t') {
+        m += 1;
+        if m - word_end >= LOOKAHEAD {
+            return Some(false);
+        }
+    }
+    if m == word_end {
+        return Some(false);
+    }
+    let ends_member = |mut e: usize, line_break: bool| -> Option<bool> {
+        loop {
+            match *b.get(e)? {
+                b' ' | b'\t' | b'\r' => e += 1,
+                b'\n' if !line_break => e += 1,
+                b'\n' => return Some(true),
+                b',' | b'}' => return Some(true),
+                _ => return Some(false),
+            }
+            if e - m >= LOOKAHEAD {
+                return Some(false);
+            }
+        }
+    };
+    match b[m] {
+        q @ (b'"' | b'\'') => {
+            let mut i = m + 1;
+            loop {
+                if i >= m + LOOKAHEAD {
+                    return Some(false);
+                }
+                match *b.get(i)? {
+                    b'\\' => i += 2,
+                    b'\n' => return Some(false),
+                    c if c == q => break,
+                    _ => i += 1,
+                }
+            }
+            // (A comment after it: the engine looks past it; left to it.)
+            ends_member(i + 1, false)
+        }
+        b'-' | b'0'..=b'9' => {
+            let mut e = m + 1;
+            while matches!(*b.get(e)?, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') {
+                e += 1;
+            }
+            if crate::repair::json_number_end(b, m, e) != Some(e) {
+                return Some(false);
+            }
+            ends_member(e, true)
+        }
+        c if is_ident_start(c) => {
+            let mut e = m;
+            while e < m + 64 && is_ident(*b.get(e)?) {
+                e += 1;
+            }
+            ends_member(e, true)
+        }
+        _ => Some(false),
+    }
 }
 
 /// After a quoted key's closing quote at `after`: whether what follows makes it a key to
@@ -3737,8 +3940,11 @@ fn held_from(s: &str) -> usize {
 /// After a comma in an object, at `b[k..]`: whether the next member (or the object's end,
 /// or a comment) comes, as the engine reads it after a member's value; `None` while the
 /// text so far cannot tell. After a number or literal (`read_key`) the engine reads the
-/// next key as keys are read, so a key its other quote closes counts too (`other_quote_key`).
+/// next key as keys are read (`"id": 1, "action': …`, `age 3, tags [1]`), unless elements
+/// and a `]` follow.
 fn comma_then_member(b: &[u8], mut k: usize, read_key: bool) -> Option<bool> {
+    // `"amount": 1,000`: digits right after the comma may be thousands (`thousands_groups`).
+    let read_key = read_key && !b.get(k)?.is_ascii_digit();
     // (More commas are holes the engine drops: `"a": 1,, "b": 2`; so are ellipses where a
     // key should be: `"a": 1, ..., "b": 2`.)
     let limit = k + LOOKAHEAD;
@@ -3761,50 +3967,11 @@ fn comma_then_member(b: &[u8], mut k: usize, read_key: bool) -> Option<bool> {
         b'#' => b
             .get(k + 1)
             .map(|n| matches!(n, b' ' | b'\t' | b'\n' | b'\r' | b'#')),
-        _ if read_key => match key_follows(b, k)? {
-            true => Some(true),
-            false => other_quote_key(b, k),
-        },
+        // The engine makes the value an array that lost its `[` only when elements and a
+        // `]` follow (`array_lost_opener_before`); whatever else follows, it reads as keys.
+        _ if read_key => elements_then_array_closer(b, k).map(|elements| !elements),
         _ => key_follows(b, k),
     }
-}
-
-/// `"action': "Write tests"`: a quoted key at `b[k]` that the other straight quote closes,
-/// a colon after it, as the engine reads a key (and `Parser::string_run` mirrors it): the
-/// first such quote, unless the key's own quote comes later on the line before a colon.
-/// `None` while the text cannot tell.
-fn other_quote_key(b: &[u8], k: usize) -> Option<bool> {
-    let q = b[k];
-    let other = match q {
-        b'"' => b'\'',
-        b'\'' => b'"',
-        _ => return Some(false),
-    };
-    let limit = k + LOOKAHEAD;
-    let mut i = k + 1;
-    loop {
-        if i >= limit {
-            return Some(false);
-        }
-        match *b.get(i)? {
-            // (A Windows path or an escape: left to the engine.)
-            b'\\' | b'\n' => return Some(false),
-            c if c == q => return Some(false),
-            c if c == other => break,
-            _ => i += 1,
-        }
-    }
-    let mut m = i + 1;
-    while is_space(*b.get(m)?) {
-        m += 1;
-        if m >= limit {
-            return Some(false);
-        }
-    }
-    if b[m] != b':' {
-        return Some(false);
-    }
-    key_closer_later(b, i + 1, q).map(|later| !later)
 }
 
 /// Whether `key` holds a `”` or `’` followed (spaces aside) by a `:`.

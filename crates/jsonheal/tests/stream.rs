@@ -1249,22 +1249,27 @@ fn a_key_that_holds_its_colon() {
     ]);
 }
 
-/// A number or literal member, then a key that the other straight quote closes
-/// (`"id": 1, "action': "Write"`): the engine reads the key as keys are read, so the
-/// number is the member's value, and the stream shows it and reads on.
+/// A number or literal member, then a comma and anything but elements and a `]` (a key
+/// the other straight quote closes, `"id": 1, "action': "Write"`, bare keys that lost
+/// their colons): the engine reads what follows as keys, so the number is the member's
+/// value, and the stream shows it and reads on.
 #[test]
-fn a_key_closed_by_the_other_quote_after_a_number() {
+fn a_number_member_then_what_the_engine_reads_as_keys() {
     stream_to_their_final_values(&[
         r#"{"id": 1, "action': "Write tests", "done": true}"#,
         r#"{'n': 1, 'action": "x", 'ok': True}"#,
         r#"{"n": 1, "a': "b": 2}}"#,
         r#"{"n": null, "a': "b", "c'": 2}"#,
-    ]);
-    freeze_when_pushed_whole(&[
-        // An escape or a path in the key: left to the engine.
         r#"{"n": 1, "a\tb': 2, "c": 3}"#,
-        r#"{"n": 1, "C:\x': 2, "c": 3}"#,
+        // Bare keys after a number, their colons lost (`age 3`, `tags [1]`).
+        "{first name 'Ada', age 3, tags [1], ok True, sub{a 1}}",
     ]);
+    // Elements and a `]` after the comma: the value may be an array that lost its `[`.
+    freeze_when_pushed_whole(&[r#"{"n": 1, "a", 2]}"#, r#"{"n": true, 'x', null]}"#]);
+    let mut r = Repairer::new();
+    r.push(r#"{"n": 1, "a", 2"#);
+    assert!(!r.is_frozen());
+    assert_eq!(r.snapshot(), Some(serde_json::json!({})));
 }
 
 /// Each text, fed a byte at a time, streams to its final value without freezing, every
@@ -1343,13 +1348,21 @@ fn lost_colons_values_and_key_quotes() {
         "[{\"id\": 't1\"}, 'u\":v']",
     ];
     stream_to_their_final_values(&streams);
+    // After a space, a quote is no key's closing quote to the engine: it opens the value
+    // of a key that lost its colon (`{"a": ": 1"}`), whose short string then waits.
+    let mut r = Repairer::new();
+    r.push("{a \": 1}");
+    assert!(!r.is_frozen());
+    assert_eq!(r.snapshot(), Some(serde_json::json!({})));
+    assert_eq!(
+        final_value("{a \": 1}"),
+        Some(serde_json::json!({"a": ": 1"}))
+    );
     freeze_when_pushed_whole(&[
         // Maybe an array that lost its `[`: `{"a": [null, 1, 2]}`.
         "{\"a\" , 1, 2]}",
         "{\"a\": , 1, 2]}",
         "{a\"b\": 1}",
-        // Not the key's closing quote to the engine after a space.
-        "{a \": 1}",
         // A word right after a key's quote may be more of the key: `{"a\"1 \"b": "%2"}`.
         "{\"a\"1 \"b\": %2}",
         // A `"` in a single-quoted key closes it only before a colon.
