@@ -1325,6 +1325,7 @@ impl Parser {
                     match string_stop(body, b'"', Some(b'\'')) {
                         Some(i) if body[i] == b'"' => {
                             self.key_start = self.arena.len();
+                            self.key_open = self.pos + 1;
                             self.arena.push_str(&text[self.pos + 1..self.pos + 1 + i]);
                             self.pos += i + 2;
                             if !self.complete_key() {
@@ -1517,7 +1518,7 @@ impl Parser {
                 if object && self.pending.is_some() {
                     // `{"n": 1, 2, 3]`: the member's value may be an array that lost its
                     // `[` (the engine's rule); only a next member confirms the number.
-                    match comma_then_member(bytes, self.pos + 1, true) {
+                    match comma_then_member(bytes, self.pos + 1, After::Number) {
                         None => return Step::Wait,
                         Some(false) => return self.freeze(),
                         Some(true) => {}
@@ -1755,7 +1756,7 @@ impl Parser {
                 lost_comma = true;
                 Some(true)
             }
-            b',' => comma_then_member(bytes, self.pos + 1, false),
+            b',' => comma_then_member(bytes, self.pos + 1, After::String),
             // `"hello " + "world"`: a concatenation, joined into one string by the engine.
             b'+' => {
                 let mut k = self.pos + 1;
@@ -1986,9 +1987,10 @@ impl Parser {
     /// of an object that lost its `{`, the member's value. Its content is the arena's end,
     /// right where the new object's key belongs.
     fn member_value_is_a_key(&mut self) -> Step {
-        let Some((_, start)) = self.deferred.take() else {
+        let Some((open, start)) = self.deferred.take() else {
             return self.freeze();
         };
+        self.key_open = open + 1;
         if self.stack.len() >= self.depth_limit {
             // The engine drops the colon then.
             return self.freeze();
@@ -2395,7 +2397,8 @@ impl Parser {
     /// `{"tool: "bash"`, at the word after the key's closing quote: the engine's
     /// `close_key_at_colon` ends the key at its colon when it is a plain word (no escape,
     /// quote or control character, ASCII here), a space follows the colon and only spaces
-    /// the quote. If so, the key is cut there and read on from its colon.
+    /// the quote, or a container opens there. If so, the key is cut there and read on from
+    /// its colon.
     fn key_holds_its_colon(&mut self, bytes: &[u8]) -> bool {
         let quote = self.pos - 1;
         let Some(raw) = bytes.get(self.key_open..quote) else {
@@ -2416,9 +2419,12 @@ impl Parser {
             && key
                 .iter()
                 .all(|&c| c.is_ascii() && c >= 0x20 && !matches!(c, b'\\' | b'"' | b'\''));
+        // Only spaces up to the quote, or a container that opens after them (`"skills:
+        // ["go"]`, which the engine reads on as the value).
+        let between = raw[colon + 1..].trim_ascii();
         if !plain
             || !matches!(raw.get(colon + 1), Some(b' ' | b'\t'))
-            || !raw[colon + 1..].trim_ascii().is_empty()
+            || !(between.is_empty() || matches!(between[0], b'{' | b'['))
         {
             return false;
         }
@@ -3862,7 +3868,7 @@ fn bare_member_string(b: &[u8], start: usize) -> Option<Option<usize>> {
             _ => k += 1,
         }
     }
-    if b[e] == b',' && !comma_then_member(b, e + 1, false)? {
+    if b[e] == b',' && !comma_then_member(b, e + 1, After::Word)? {
         return Some(None);
     }
     Some(Some(token_end))
@@ -3942,9 +3948,9 @@ fn held_from(s: &str) -> usize {
 /// text so far cannot tell. After a number or literal (`read_key`) the engine reads the
 /// next key as keys are read (`"id": 1, "action': …`, `age 3, tags [1]`), unless elements
 /// and a `]` follow.
-fn comma_then_member(b: &[u8], mut k: usize, read_key: bool) -> Option<bool> {
+fn comma_then_member(b: &[u8], mut k: usize, after: After) -> Option<bool> {
     // `"amount": 1,000`: digits right after the comma may be thousands (`thousands_groups`).
-    let read_key = read_key && !b.get(k)?.is_ascii_digit();
+    let read_key = after == After::Number && !b.get(k)?.is_ascii_digit();
     // (More commas are holes the engine drops: `"a": 1,, "b": 2`; so are ellipses where a
     // key should be: `"a": 1, ..., "b": 2`.)
     let limit = k + LOOKAHEAD;
@@ -3970,7 +3976,88 @@ fn comma_then_member(b: &[u8], mut k: usize, read_key: bool) -> Option<bool> {
         // The engine makes the value an array that lost its `[` only when elements and a
         // `]` follow (`array_lost_opener_before`); whatever else follows, it reads as keys.
         _ if read_key => elements_then_array_closer(b, k).map(|elements| !elements),
+        // After a string value the engine also takes a key that lost its closing quote
+        // (`value_string_end`).
+        _ if after == After::String => match key_follows(b, k)? {
+            true => Some(true),
+            false => key_without_closing_quote_at(b, k),
+        },
         _ => key_follows(b, k),
+    }
+}
+
+/// What a comma follows, for `comma_then_member`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum After {
+    /// A member's number or literal.
+    Number,
+    /// A member's string value, its closing quote read.
+    String,
+    /// A member's value in bare words.
+    Word,
+}
+
+/// The engine's `key_without_closing_quote_at`, for straight quotes: a key at `b[k]` that
+/// lost its closing quote (`"skills: []`) or that the other straight quote closes (`"msg':
+/// "x"`), its colon after it. `None` while the text cannot tell.
+fn key_without_closing_quote_at(b: &[u8], k: usize) -> Option<bool> {
+    let (open, other) = match b[k] {
+        b'"' => (b'"', b'\''),
+        b'\'' => (b'\'', b'"'),
+        _ => return Some(false),
+    };
+    let mut colon = k + 1;
+    while colon < k + 2 + KEY_LIKE_LEN
+        && (b.get(colon)?.is_ascii_alphanumeric() || matches!(b[colon], b'_' | b'-' | b'.' | b'$'))
+    {
+        colon += 1;
+    }
+    let word = colon - (k + 1);
+    if word == 0 || word > KEY_LIKE_LEN {
+        return Some(false);
+    }
+    let c = *b.get(colon)?;
+    if c == other {
+        // (The engine skips comments here too: not mirrored.)
+        let mut m = colon + 1;
+        while is_space(*b.get(m)?) {
+            m += 1;
+            if m - colon > LOOKAHEAD {
+                return Some(false);
+            }
+        }
+        if b[m] != b':' {
+            return Some(false);
+        }
+        // The engine may still read the quote as content when no value follows the colon
+        // (`"a": "x", "q':\n}`): only a value on the same line is taken as sure.
+        let mut v = m + 1;
+        while matches!(*b.get(v)?, b' ' | b'\t') {
+            v += 1;
+            if v - m > LOOKAHEAD {
+                return Some(false);
+            }
+        }
+        return value_starts_at(b, v);
+    }
+    // (Closed by a typographic quote: not mirrored.)
+    if c != b':' || open != b'"' {
+        return Some(false);
+    }
+    match *b.get(colon + 1)? {
+        b' ' | b'\t' => {
+            // As above: a value on the same line.
+            let mut v = colon + 1;
+            while matches!(*b.get(v)?, b' ' | b'\t') {
+                v += 1;
+                if v - colon > LOOKAHEAD {
+                    return Some(false);
+                }
+            }
+            value_starts_at(b, v)
+        }
+        _ if b[k + 1].is_ascii_alphabetic() || b[k + 1] == b'_' => value_starts_at(b, colon + 1),
+        _ => Some(false),
     }
 }
 

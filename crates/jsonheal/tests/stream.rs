@@ -1235,6 +1235,11 @@ fn a_key_that_holds_its_colon() {
         r#"{"a: "b c", "d": 1}"#,
         r#"{"x:  "_y"}"#,
         r#"{"the: "best": 1}"#,
+        // A container opens after the colon.
+        r#"{"a": "x", "skills: ["go"], "m: {"k": 1}, "n": 1}"#,
+        // After a string value and a comma: a key its other quote closes.
+        r#"{"a": "x", "msg': "Error: bad", "n": 1}"#,
+        r#"{'a': 'x', 'msg": 'y'}"#,
     ]);
     freeze_when_pushed_whole(&[
         // Compact, a digit after the quote, no space after the colon: the engine decides
