@@ -2604,6 +2604,107 @@ impl Parser {
         Some(word_at)
     }
 
+    /// `ObjectId("507f…")`, `NumberLong(5)`, `ISODate("2024-01-15")`, `Timestamp(1, 2)` as
+    /// a value, its name the arena's end and its `(` at `paren`. The engine
+    /// (`parse_bare_value`) reads a call with several arguments as its text, a string;
+    /// `NumberLong("42")` and the other numeric wrappers as the number; any other call as
+    /// its one argument (a `Wrapper` frame). Mirrored for a plain argument: a number, or a
+    /// string with no quote, escape or control character in it. Read once the `)` is in;
+    /// the value then waits as a number does (`pending`), since elements and a `]` after it
+    /// would make it an array's first element.
+    fn wrapper_call(&mut self, b: &[u8], paren: usize) -> Step {
+        let name_len = self.arena.len() - self.word_start;
+        let Some(start) = paren.checked_sub(name_len) else {
+            return self.freeze();
+        };
+        let name = &b[start..paren];
+        if name.is_empty()
+            || !is_ident_start(name[0])
+            || !name
+                .iter()
+                .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.'))
+            || self.stack.len() >= self.depth_limit
+        {
+            return self.freeze();
+        }
+        // The engine's `several_args_call_end`.
+        let limit = paren + 4 * LOOKAHEAD;
+        let (mut depth, mut commas, mut i) = (0usize, 0usize, paren + 1);
+        let end = loop {
+            if i >= limit {
+                return self.freeze();
+            }
+            let Some(&c) = b.get(i) else {
+                self.pos = paren;
+                return Step::Wait;
+            };
+            match c {
+                q @ (b'"' | b'\'' | b'`') => {
+                    i += 1;
+                    loop {
+                        if i >= limit {
+                            return self.freeze();
+                        }
+                        match b.get(i) {
+                            None => {
+                                self.pos = paren;
+                                return Step::Wait;
+                            }
+                            Some(&c) if c == q => break,
+                            Some(b'\\') => i += 2,
+                            Some(_) => i += 1,
+                        }
+                    }
+                }
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' if depth > 0 => depth -= 1,
+                b')' => break Some(i + 1),
+                b']' | b'}' => break None,
+                b',' if depth == 0 => commas += 1,
+                _ => {}
+            }
+            i += 1;
+        };
+        let (kind, value, end) = match end {
+            // `Timestamp(1, 2)`: its text, as a string.
+            Some(end) if commas > 0 => (Kind::Str, start..end, end),
+            Some(end) => {
+                let numeric = matches!(
+                    name,
+                    b"NumberLong"
+                        | b"NumberInt"
+                        | b"NumberDecimal"
+                        | b"NumberDouble"
+                        | b"Decimal128"
+                );
+                match plain_call_argument(b, paren + 1, end - 1) {
+                    Some((Kind::Str, arg))
+                        if numeric
+                            && crate::repair::json_number_end(b, arg.start, arg.end)
+                                == Some(arg.end)
+                            && arg.start == paren + 2
+                            && arg.end + 2 == end =>
+                    {
+                        (Kind::Num, arg, end)
+                    }
+                    Some((kind, arg)) => (kind, arg, end),
+                    None => return self.freeze(),
+                }
+            }
+            None => return self.freeze(),
+        };
+        let Some(value) = std::str::from_utf8(&b[value]).ok() else {
+            return self.freeze();
+        };
+        self.arena.truncate(self.word_start);
+        self.arena.push_str(value);
+        self.pending = Some(kind);
+        self.repaired = true;
+        self.pos = end;
+        self.mode = Mode::AfterValue;
+        Step::Go
+    }
+
     fn value_word(&mut self, text: &str) -> Step {
         let bytes = text.as_bytes();
         let start = self.pos;
@@ -2619,8 +2720,13 @@ impl Parser {
             self.arena.push_str(piece);
             return Step::Go;
         };
+        if next == b'(' {
+            // The name may have begun in an earlier piece: the arena's end holds that part.
+            self.arena.push_str(piece);
+            return self.wrapper_call(bytes, end);
+        }
         if !matches!(next, b' ' | b'\t' | b'\n' | b'\r' | b',' | b'}' | b']') {
-            // `true#x`, `1/2`, `ObjectId(`: the engine reads a longer token.
+            // `true#x`, `1/2`: the engine reads a longer token.
             return self.freeze();
         }
         // A word read whole in this piece is classified where it is; one begun in an earlier
@@ -3588,6 +3694,41 @@ fn key_follows(b: &[u8], k: usize) -> Option<bool> {
         return crate::repair::separator_after_quote(b, v + 1, false).map(|ends| !ends);
     }
     Some(false)
+}
+
+/// The one argument of a call, `b[from..close]` (`close` at its `)`), when it is plain: a
+/// JSON number, or a string in straight quotes with no quote, backslash, control character
+/// or typographic quote in it, spaces around either. Its kind and the range of its number
+/// text or string content.
+fn plain_call_argument(
+    b: &[u8],
+    from: usize,
+    close: usize,
+) -> Option<(Kind, std::ops::Range<usize>)> {
+    let inner = b.get(from..close)?;
+    let lead = inner
+        .iter()
+        .take_while(|&&c| c == b' ' || c == b'\t')
+        .count();
+    let trail = inner[lead..]
+        .iter()
+        .rev()
+        .take_while(|&&c| c == b' ' || c == b'\t')
+        .count();
+    let (a, z) = (from + lead, close - trail);
+    let arg = b.get(a..z)?;
+    match arg.first()? {
+        &q @ (b'"' | b'\'') => {
+            let content = arg.get(1..arg.len().checked_sub(1)?)?;
+            (arg.len() >= 2
+                && arg[arg.len() - 1] == q
+                && !content
+                    .iter()
+                    .any(|&c| c < 0x20 || matches!(c, b'"' | b'\'' | b'\\' | 0xE2)))
+            .then_some((Kind::Str, a + 1..z - 1))
+        }
+        _ => (crate::repair::json_number_end(b, a, z) == Some(z)).then_some((Kind::Num, a..z)),
+    }
 }
 
 /// The engine's `elements_then_array_closer` at `b[k]`: quoted strings on one line, numbers
