@@ -1811,7 +1811,11 @@ impl Parser {
             // engine's `key_like_string_before` and `open_object_in_member`). Only for
             // straight quotes, whose content the engine and `deferred` measure alike, and
             // no quote inside, which may have been an inner one to the engine.
-            b':' if object
+            // `["name": "Alice", …}]`: in an array with no object around it, such a string
+            // element is the first key of an object in the array that lost its `{` (the
+            // engine's `key_in_array`; with an object around, the closers to the text's end
+            // decide).
+            b':' if (object || !self.stack.iter().any(|f| f.object))
                 && self.deferred.is_some_and(|(open, start)| {
                     matches!(bytes.get(open), Some(b'"' | b'\'' | b'`'))
                         && !self.arena.as_bytes()[start..]

@@ -843,8 +843,9 @@ fn uncertain_input_freezes_instead_of_guessing() {
         (r#"{"a": "b"]: 1}"#, Some(json!({}))),
         (r#"["ab"}+:am]"#, Some(json!([]))),
         (r#"{"a": ["b"}: 1]}"#, Some(json!({"a": []}))),
-        // A comment after a short string: a colon after it would make the string a key.
-        ("[\"a\" // c\n: 1]", Some(json!([]))),
+        // A comment after a short string, then a colon: the first key of an object that
+        // lost its `{` (`[{"a": 1}]`); the `]` that should be its `}` freezes the stream.
+        ("[\"a\" // c\n: 1]", Some(json!([{}]))),
     ];
     for (text, want) in cases {
         let mut r = Repairer::new();
@@ -1300,6 +1301,26 @@ fn wrapper_calls_are_their_argument() {
     r.push(r#"{"a": ObjectId("507f"#);
     assert!(!r.is_frozen());
     assert_eq!(r.snapshot(), Some(serde_json::json!({})));
+}
+
+/// A short string element, then a colon and a value, in an array with no object around
+/// it (`["name": "Alice", …}]`): the first key of an object in the array that lost its
+/// `{`, as the engine reads it. With an object around the array, the closers up to the
+/// text's end tell whether the array lost its `]` instead: the stream freezes.
+#[test]
+fn a_key_in_an_array_opens_an_object() {
+    stream_to_their_final_values(&[
+        r#"["name": "Alice", "role": "eng", "skills": ["rust"]}, {"name": "Bob"}]"#,
+        r#"[{"id": 1}, "id": 2, "tags": []}]"#,
+        r#"[["a": 1}]]"#,
+        "[\n  'k': 'v', \"n\": 2\n}]",
+    ]);
+    freeze_when_pushed_whole(&[
+        r#"{"steps": ["id": 1, "x": 2}, {"id": 2}]}"#,
+        r#"{"tags": ["a", "count": 2}"#,
+        // No value after the colon: the quote may be content to the engine.
+        r#"["a": , 1]"#,
+    ]);
 }
 
 /// Each text, fed a byte at a time, streams to its final value without freezing, every

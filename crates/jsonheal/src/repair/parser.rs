@@ -5542,7 +5542,27 @@ pub(crate) fn apostrophe_closes(
                 return Some(false);
             }
             if !object {
-                return Some(true);
+                // A whole element: a string closed on its line with no closer in it, then
+                // a separator, a closer or the end. Valid JSON does not read so
+                // (`["it',"]` keeps its `',`), and the stream can tell soon.
+                let mut e = k + 1;
+                loop {
+                    if e >= k + LOOKAHEAD {
+                        return Some(false);
+                    }
+                    match b.get(e) {
+                        None => return undecided,
+                        Some(b'\\') => e += 2,
+                        Some(b'\n' | b']' | b'}') => return Some(false),
+                        Some(b'"') => break,
+                        Some(_) => e += 1,
+                    }
+                }
+                return match b.get(skip(e + 1)) {
+                    None if complete => Some(true),
+                    None => None,
+                    Some(&c) => Some(matches!(c, b',' | b']')),
+                };
             }
             // A whole key: a word as short as keys are, its closing quote, a colon.
             let body = &b[k + 1..];
