@@ -18,7 +18,15 @@
 //! (`'don't'`), a document that lost its `{` (`"name": "Ada", …}`), and prose, code fences
 //! and reasoning blocks (`<think>`…) before the value. A member's value in bare words
 //! (`"status": success,`) appears whole once what ends it and the rest of its line show
-//! the engine reads it as a string.
+//! the engine reads it as a string. So do, as the engine reads them: a document whose
+//! quotes are all escaped (`{\"name\": \"Ada\"}`, unescaped once from its first bracket
+//! on); a string value that lost its closing quote before the next key (`"role": "designer,
+//! "skills": []`); keys that lost their closing quote to their colon (`{"tool: "bash"}`),
+//! that the other quote closes (`"action': "Write"`), or, bare, their colon (`{name "Ada"}`,
+//! `tags [1]`, `count 2}`); wrapper calls (`ObjectId("…")` is its argument,
+//! `NumberLong("42")` the number, `Timestamp(1, 2)` its text), once their `)` is in; and a
+//! key in an array with no object around it (`["name": "Alice", …}]`), the first key of an
+//! object that lost its `{`.
 //!
 //! Where the one-shot engine decides by looking ahead, the stream waits for the same bytes
 //! and judges them by the same rules: whether a closing quote ends its string (what follows
@@ -35,9 +43,11 @@
 //! `"name": "Bob"\n "age": 25`) or between an array's container elements (`{…}\n{…}`) is
 //! inserted, as the engine does. On anything else it cannot settle alone (an inner quote
 //! that a comma, a line break or a possible key surrounds, any other missing comma, a wrong
-//! closer, a wrapper call like `ObjectId(…)`, a duplicate
-//! key, an escaped document, a fence that may hold one scalar…) the stream *freezes*: the
-//! snapshot keeps what it had, and [`Repairer::finish`] decides.
+//! closer, a call whose argument is no plain number or string, a duplicate key, a quote
+//! before an escaped document (the whole text may be one JSON string), a key in an array
+//! inside an object (the closers to the text's end decide), a fence that may hold one
+//! scalar…) the stream *freezes*: the snapshot keeps what it had, and
+//! [`Repairer::finish`] decides.
 //!
 //! ```
 //! use jsonheal::stream::{OpRef, Repairer, Shown};
@@ -696,6 +706,9 @@ struct Frame {
     key_hashes: Option<HashSet<u64>>,
     /// Length of `Parser::ptr` before this container's own segment was added.
     ptr_len: usize,
+    /// Its `{` was doubled (`{{"a": 1}}`) and the second one dropped: a `}` right after
+    /// its own may be the extra one or its parent's.
+    doubled: bool,
 }
 
 enum Step {
@@ -827,6 +840,8 @@ struct Parser {
     /// The first bracket, here, opens an escaped document: the `Repairer` unescapes the
     /// text from here on, as the engine does, and runs this parser on that text instead.
     unescape_from: Option<usize>,
+    /// A container whose `{` was doubled closed last (see `Frame::doubled`).
+    doubled_closed: bool,
     /// A short string element of an array, not shown yet: it may be a key (see
     /// `KEY_LIKE_LEN`). Where its opening quote is in the text, and
     /// where its content starts in the arena.
@@ -884,6 +899,7 @@ impl Parser {
             revision: 0,
             escape_check: Some(0),
             unescape_from: None,
+            doubled_closed: false,
             deferred: None,
             depth_limit: options.max_depth.min(STREAM_DEPTH_LIMIT),
             non_finite: options.non_finite,
@@ -1357,6 +1373,18 @@ impl Parser {
                 }
                 // `{"a": 1, ...}`: an ellipsis where a key should be, dropped.
                 b'.' => self.dropped_ellipsis(bytes),
+                // `{{"a": 1}}`: a doubled opener, dropped (the engine's
+                // `doubled_object_opener`); its extra `}` is for `separator` to judge.
+                b'{' if self.open_len() == 0
+                    && bytes[..self.pos].iter().rev().find(|&&c| !is_space(c)) == Some(&b'{') =>
+                {
+                    if let Some(frame) = self.stack.last_mut() {
+                        frame.doubled = true;
+                    }
+                    self.repaired = true;
+                    self.pos += 1;
+                    Step::Go
+                }
                 b'}' => {
                     // After a member, `Key` is reached through a comma: a trailing one.
                     self.repaired |= self.open_len() > 0;
@@ -1513,6 +1541,11 @@ impl Parser {
     /// concatenation, an inner quote that did not end its string) is the engine's call.
     fn separator(&mut self, bytes: &[u8], b: u8) -> Step {
         let object = self.stack.last().is_some_and(|f| f.object);
+        // `{"a": {{"b": 1}}, "c": 2}`: the engine may drop a doubled opener's extra closer
+        // or close the parent with it; which, the closers up to the text's end tell.
+        if std::mem::take(&mut self.doubled_closed) && b == b'}' {
+            return self.freeze();
+        }
         match b {
             b',' => {
                 if object && self.pending.is_some() {
@@ -3031,6 +3064,7 @@ impl Parser {
             key_bits: 0,
             key_hashes: None,
             ptr_len,
+            doubled: false,
         });
         true
     }
@@ -3043,6 +3077,7 @@ impl Parser {
             if let Some(node) = self.nodes.get_mut(frame.node) {
                 node.end = end;
             }
+            self.doubled_closed = frame.doubled;
         }
         self.mode = if self.stack.is_empty() {
             Mode::Done

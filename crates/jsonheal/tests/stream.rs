@@ -1323,6 +1323,23 @@ fn a_key_in_an_array_opens_an_object() {
     ]);
 }
 
+/// A doubled opener (`{{"a": 1}}`) is dropped, as the engine drops it. A `}` right after
+/// the object's own may be the extra one or close the parent (the closers up to the text's
+/// end decide): the stream freezes there, unless the object is the root.
+#[test]
+fn a_doubled_opener_is_dropped() {
+    stream_to_their_final_values(&[
+        r#"{{"regex": "^[a-z]+$", "n": 1}}"#,
+        r#"{"x": [{{"id": 1}, {"id": 2}]}"#,
+        "{ {\"a\": {\"b\": [1]}}}",
+        r#"[{{"a": 1}, 2]"#,
+    ]);
+    freeze_when_pushed_whole(&[
+        r#"{"a": {{"b": 1}}, "c": 2}"#,
+        r#"{"x": {"a": {{"b": 1}}, "c": 2}, "d": 3}"#,
+    ]);
+}
+
 /// Each text, fed a byte at a time, streams to its final value without freezing, every
 /// snapshot consistent on the way.
 fn stream_to_their_final_values(streams: &[&str]) {

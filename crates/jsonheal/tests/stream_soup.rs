@@ -45,6 +45,8 @@ const TOKENS: &[&str] = &[
     "ObjectId(\"x\")",
     "NumberLong(",
     "f(1, 2)",
+    "{{",
+    "}}",
     "\"He said \"",
     "\"x\"y\"",
     "\"a \"b\" c.\"",
