@@ -428,25 +428,36 @@ impl Repairer {
     }
 
     /// Let the parser read what the last push brought.
+    #[inline]
     fn advance(&mut self) {
-        if let Some(unescaped) = &mut self.unescaped {
-            unescaped.extend(&self.text);
-            self.parser.run(&unescaped.text);
+        let source = match &mut self.unescaped {
+            Some(unescaped) => {
+                unescaped.extend(&self.text);
+                &unescaped.text
+            }
+            None => &self.text,
+        };
+        self.parser.run(source);
+        if self.parser.unescape_from.is_some() {
+            self.start_unescaping();
+        }
+    }
+
+    /// The parser met an escaped document's first bracket and read no further: the
+    /// unescaped text is the same up to there, and it reads on in that text.
+    #[cold]
+    fn start_unescaping(&mut self) {
+        let Some(start) = self.parser.unescape_from.take() else {
             return;
-        }
-        self.parser.run(&self.text);
-        if let Some(start) = self.parser.unescape_from.take() {
-            // The parser read no further than the bracket, and the unescaped text is the
-            // same up to there: it reads on in that text.
-            let mut unescaped = Unescaped {
-                read: start,
-                text: self.text.get(..start).unwrap_or_default().to_owned(),
-            };
-            unescaped.extend(&self.text);
-            self.parser.seen = start;
-            self.parser.run(&unescaped.text);
-            self.unescaped = Some(unescaped);
-        }
+        };
+        let mut unescaped = Unescaped {
+            read: start,
+            text: self.text.get(..start).unwrap_or_default().to_owned(),
+        };
+        unescaped.extend(&self.text);
+        self.parser.seen = start;
+        self.parser.run(&unescaped.text);
+        self.unescaped = Some(unescaped);
     }
 
     /// The text the parser reads: the text pushed, or its unescaped form.
@@ -906,6 +917,7 @@ impl Parser {
         }
     }
 
+    #[inline(always)]
     fn run(&mut self, text: &str) {
         let new = text.len().saturating_sub(self.seen);
         self.seen = text.len();
