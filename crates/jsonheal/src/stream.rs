@@ -4159,7 +4159,10 @@ fn comma_then_member(b: &[u8], mut k: usize, after: After) -> Option<bool> {
         }
     }
     match b.get(k)? {
-        b'}' | b']' => Some(true),
+        b'}' => Some(true),
+        // A wrong closer, which the engine drops: what follows it decides (`"y",]: 1` makes
+        // the string a key; found by fuzzing).
+        b']' => Some(false),
         // A comment; no key starts with `/`.
         b'/' => b.get(k + 1).map(|n| matches!(n, b'/' | b'*')),
         b'#' => b

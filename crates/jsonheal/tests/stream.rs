@@ -843,6 +843,9 @@ fn uncertain_input_freezes_instead_of_guessing() {
         (r#"{"a": "b"]: 1}"#, Some(json!({}))),
         (r#"["ab"}+:am]"#, Some(json!([]))),
         (r#"{"a": ["b"}: 1]}"#, Some(json!({"a": []}))),
+        // A comma, then a wrong closer, which the engine drops: the colon after it makes
+        // the string a key (`{"name": {"y": 1}}`; found by fuzzing).
+        (r#"{"name": "y",]: 1}"#, Some(json!({}))),
         // A comment after a short string, then a colon: the first key of an object that
         // lost its `{` (`[{"a": 1}]`); the `]` that should be its `}` freezes the stream.
         ("[\"a\" // c\n: 1]", Some(json!([{}]))),
