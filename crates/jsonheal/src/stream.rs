@@ -3786,63 +3786,9 @@ fn plain_call_argument(
 /// or literals, separated by commas, then a `]`, within the look-ahead. `None` while the
 /// text cannot tell.
 fn elements_then_array_closer(b: &[u8], k: usize) -> Option<bool> {
-    let limit = k + LOOKAHEAD;
-    let skip_ws = |mut i: usize| -> Option<usize> {
-        while i < limit && matches!(*b.get(i)?, b' ' | b'\t' | b'\n' | b'\r') {
-            i += 1;
-        }
-        Some(i)
-    };
-    let mut i = skip_ws(k)?;
-    loop {
-        if i >= limit {
-            return Some(false);
-        }
-        let end = match *b.get(i)? {
-            q @ (b'"' | b'\'') => {
-                let mut j = i + 1;
-                loop {
-                    if j >= limit {
-                        return Some(false);
-                    }
-                    match *b.get(j)? {
-                        b'\n' => return Some(false),
-                        b'\\' => j += 2,
-                        c if c == q => break j + 1,
-                        _ => j += 1,
-                    }
-                }
-            }
-            _ => {
-                let mut e = i;
-                while e < limit && (b.get(e)?.is_ascii_alphanumeric() || b"+-.".contains(&b[e])) {
-                    e += 1;
-                }
-                match crate::repair::json_number_end(b, i, e) {
-                    Some(n) => n,
-                    None => {
-                        let word = b[i..e]
-                            .iter()
-                            .position(|c| !c.is_ascii_alphabetic())
-                            .map_or(e, |n| i + n);
-                        if crate::repair::literal_word(&b[i..word]).is_none() {
-                            return Some(false);
-                        }
-                        word
-                    }
-                }
-            }
-        };
-        i = skip_ws(end)?;
-        if i >= limit {
-            return Some(false);
-        }
-        match *b.get(i)? {
-            b']' => return Some(true),
-            b',' => i = skip_ws(i + 1)?,
-            _ => return Some(false),
-        }
-    }
+    crate::repair::elements_then_array_closer_at(b, k)
+        .ok()
+        .map(|end| end.is_some())
 }
 
 /// The engine's `key_without_colon_at`: one bare word at `b[k]`, spaces, then a value

@@ -3588,50 +3588,9 @@ impl<'a> Parser<'a> {
     /// member's value may be an array that lost its `[`. Returns the offset past the `]`.
     /// Looks at most `LOOKAHEAD` bytes.
     fn elements_then_array_closer(&self, k: usize) -> Option<usize> {
-        let b = &self.src[..self.end];
-        let limit = (k + LOOKAHEAD).min(b.len());
-        let skip_ws = |mut i: usize| {
-            while i < limit && is_ws(b[i]) {
-                i += 1;
-            }
-            i
-        };
-        let mut i = skip_ws(k);
-        loop {
-            if i >= limit {
-                return None;
-            }
-            let end = match b[i] {
-                q @ (b'"' | b'\'') => {
-                    let mut j = i + 1;
-                    loop {
-                        match b.get(j).filter(|_| j < limit) {
-                            None | Some(b'\n') => return None,
-                            Some(b'\\') => j += 2,
-                            Some(&c) if c == q => break j + 1,
-                            Some(_) => j += 1,
-                        }
-                    }
-                }
-                _ => match json_number_end(b, i, limit) {
-                    Some(e) => e,
-                    None => {
-                        let word = b[i..limit]
-                            .iter()
-                            .position(|c| !c.is_ascii_alphabetic())
-                            .map_or(limit, |n| i + n);
-                        literal_word(&b[i..word])?;
-                        word
-                    }
-                },
-            };
-            i = skip_ws(end);
-            match b.get(i).filter(|_| i < limit) {
-                Some(b']') => return Some(i + 1),
-                Some(b',') => i = skip_ws(i + 1),
-                _ => return None,
-            }
-        }
+        elements_then_array_closer_at(&self.src[..self.end], k)
+            .ok()
+            .flatten()
     }
 
     /// The string element just written is the next key of the object around the array
@@ -5500,6 +5459,70 @@ enum WrongCloser {
     Extra,
     /// A typo for the innermost container's closer.
     Typo,
+}
+
+/// `Parser::elements_then_array_closer` on `b`, a prefix of the text: where the `]` after
+/// the elements at `b[k]` ends; `Ok(None)` when none is there within the look-ahead;
+/// `Err(())` when `b` ends before that is decided (the stream waits on it).
+pub(crate) fn elements_then_array_closer_at(b: &[u8], k: usize) -> Result<Option<usize>, ()> {
+    let limit = k + LOOKAHEAD;
+    let skip_ws = |mut i: usize| {
+        while i < limit && i < b.len() && is_ws(b[i]) {
+            i += 1;
+        }
+        i
+    };
+    // Where `b` ends before the look-ahead does, the rest of the text decides.
+    let at = |i: usize| match b.get(i) {
+        _ if i >= limit => Ok(None),
+        None => Err(()),
+        Some(&c) => Ok(Some(c)),
+    };
+    let mut i = skip_ws(k);
+    loop {
+        let Some(first) = at(i)? else {
+            return Ok(None);
+        };
+        let end = match first {
+            q @ (b'"' | b'\'') => {
+                let mut j = i + 1;
+                loop {
+                    match at(j)? {
+                        None | Some(b'\n') => return Ok(None),
+                        Some(b'\\') => j += 2,
+                        Some(c) if c == q => break j + 1,
+                        Some(_) => j += 1,
+                    }
+                }
+            }
+            _ => {
+                // A number or a literal word, read to its end (which `b` may not hold yet).
+                let mut e = i;
+                while at(e)?.is_some_and(|c| c.is_ascii_alphanumeric() || b"+-.".contains(&c)) {
+                    e += 1;
+                }
+                match json_number_end(b, i, e) {
+                    Some(n) => n,
+                    None => {
+                        let word = b[i..e]
+                            .iter()
+                            .position(|c| !c.is_ascii_alphabetic())
+                            .map_or(e, |n| i + n);
+                        if literal_word(&b[i..word]).is_none() {
+                            return Ok(None);
+                        }
+                        word
+                    }
+                }
+            }
+        };
+        i = skip_ws(end);
+        match at(i)? {
+            Some(b']') => return Ok(Some(i + 1)),
+            Some(b',') => i = skip_ws(i + 1),
+            _ => return Ok(None),
+        }
+    }
 }
 
 /// Whether a `'` that ends right before `after`, inside a string a straight `"` opened,
