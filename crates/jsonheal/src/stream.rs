@@ -1528,7 +1528,12 @@ impl Parser {
                 _ if self.mode == Mode::MemberValue && b.is_ascii_alphabetic() => {
                     match bare_member_string(bytes, self.pos) {
                         None => Step::Wait,
-                        Some(Some(token_end)) => self.bare_string(text, token_end),
+                        Some(Some(BareEnd::Token(token_end))) => {
+                            self.bare_string(text, token_end, token_end)
+                        }
+                        Some(Some(BareEnd::Quote(quote))) => {
+                            self.bare_string(text, quote, quote + 1)
+                        }
                         Some(None) => {
                             self.word_start = self.arena.len();
                             self.mode = Mode::ValueWord;
@@ -2018,7 +2023,7 @@ impl Parser {
 
     /// The bare string `text[pos..token_end]` (see `bare_member_string`): the member's value,
     /// whole. What ends it (`,` or `}`) is read next.
-    fn bare_string(&mut self, text: &str, token_end: usize) -> Step {
+    fn bare_string(&mut self, text: &str, token_end: usize, resume: usize) -> Step {
         let at = self.arena.len();
         self.arena.push_str(&text[self.pos..token_end]);
         if self.attach(Kind::Str, (at, self.arena.len())).is_none() {
@@ -2027,7 +2032,7 @@ impl Parser {
         // A string that is no longer read: no append may extend its event.
         self.last_append = None;
         self.repaired = true;
-        self.pos = token_end;
+        self.pos = resume;
         self.mode = Mode::AfterValue;
         Step::Go
     }
@@ -3782,6 +3787,34 @@ fn plain_call_argument(
     }
 }
 
+/// Where a member's value in bare words ends (`bare_member_string`).
+enum BareEnd {
+    /// At this offset, where a `,` or `}` (after layout) follows.
+    Token(usize),
+    /// At this quote, which closes a value that lost its opening one.
+    Quote(usize),
+}
+
+/// After the quote that ends a member's value which lost its opening quote, at `b[k]`:
+/// layout, then the object's `}`, or a comma and what confirms the value (as after a
+/// number: no elements and `]`, which would make it an array's first element). `None`
+/// while the text cannot tell.
+fn lost_opening_quote_ends(b: &[u8], k: usize) -> Option<bool> {
+    let mut m = k;
+    while is_space(*b.get(m)?) {
+        m += 1;
+        if m - k >= LOOKAHEAD {
+            return Some(false);
+        }
+    }
+    match b[m] {
+        b'}' => Some(true),
+        b',' => comma_then_member(b, m + 1, After::Number),
+        // (A comment: the engine looks past it; a `]`: a wrong closer.)
+        _ => Some(false),
+    }
+}
+
 /// The engine's `elements_then_array_closer` at `b[k]`: quoted strings on one line, numbers
 /// or literals, separated by commas, then a `]`, within the look-ahead. `None` while the
 /// text cannot tell.
@@ -3953,7 +3986,7 @@ fn words_to_a_quote(b: &[u8], j: usize) -> Option<bool> {
 /// its opening quote (`value_lost_opening_quote`). `Some(Some(end))`: such a string, its
 /// spaces trimmed, ends at `end`; `Some(None)`: something else; `None` while the text
 /// cannot tell.
-fn bare_member_string(b: &[u8], start: usize) -> Option<Option<usize>> {
+fn bare_member_string(b: &[u8], start: usize) -> Option<Option<BareEnd>> {
     let limit = start + LOOKAHEAD;
     let mut e = start;
     while b.get(e)?.is_ascii_alphabetic() {
@@ -3980,6 +4013,14 @@ fn bare_member_string(b: &[u8], start: usize) -> Option<Option<usize>> {
             // content (`https://x.org/#top`).
             b'/' | b'#' if !is_space(b[e - 1]) => e += 1,
             b',' | b'}' => break,
+            // `"sentiment": negative", "score": …`: a value that lost its opening quote
+            // (the engine's `value_lost_opening_quote`), when its words hold no structure
+            // (no `:` here, which the others cannot be) and the quote follows a word:
+            // then a separator or closer after the quote ends it.
+            b'"' if !is_space(b[e - 1]) && !b[start..e].contains(&b':') => {
+                return lost_opening_quote_ends(b, e + 1)
+                    .map(|ends| ends.then_some(BareEnd::Quote(e)));
+            }
             _ => return Some(None),
         }
     }
@@ -4009,7 +4050,7 @@ fn bare_member_string(b: &[u8], start: usize) -> Option<Option<usize>> {
     if b[e] == b',' && !comma_then_member(b, e + 1, After::Word)? {
         return Some(None);
     }
-    Some(Some(token_end))
+    Some(Some(BareEnd::Token(token_end)))
 }
 
 /// The `Number` of valid JSON number text, as serde_json reads it within a document.

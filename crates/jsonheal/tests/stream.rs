@@ -1568,10 +1568,23 @@ fn bare_words_as_a_members_value() {
         "{\"a\": true story, \"b\": 1}",
         "{\"a\": nan, \"b\": 1}",
         "{\"a\": word, 2, 3]}\n",
-        "{\"a\": wrong\", \"b\": 1}",
         "{\"a\": see: this, \"b\": 1}",
         "{\"a\": x // comment\n}",
         "{\"a\": f(x), \"b\": 1}",
+    ]);
+    // A value that lost its opening quote (`negative"`), as the engine's
+    // `value_lost_opening_quote` reads it: words, their closing quote, then `}` or a comma
+    // and the next member.
+    stream_to_their_final_values(&[
+        "{\"sentiment\": negative\", \"score\": 0.5}",
+        "{\"a\": wrong\", \"b\": 1}",
+        "{\"a\": hello world\" , \"b\": [1], \"c\": x\"}",
+    ]);
+    freeze_when_pushed_whole(&[
+        // Elements and a `]` after it: an array that lost its `[` (`["a", "b"]`).
+        "{\"tags\": a\", \"b\"]}",
+        // Structure in the words: the engine looks at more.
+        "{\"a\": see: x\", \"b\": 1}",
     ]);
     // (`ObjectId("1")` is a wrapper call: `wrapper_calls_are_their_argument`.)
     // Nothing shows before the end of the word is known.

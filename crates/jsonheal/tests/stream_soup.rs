@@ -46,6 +46,7 @@ const TOKENS: &[&str] = &[
     "NumberLong(",
     "f(1, 2)",
     "{{",
+    "negative\"",
     "}}",
     "\"He said \"",
     "\"x\"y\"",
