@@ -1800,6 +1800,28 @@ impl Parser {
             // (After an inner quote, the engine may read words and a quote as the sentence
             // going on: its call.)
             b'"' if object && self.inner_quote && self.pos > after => Some(false),
+            // `"Nike Air Max 90 "Infrared"", "price": 140}`: a quote right before another,
+            // where the string that one opens is followed by a word: no key follows
+            // either quote (the engine's `key_follows`), so the first is content and the
+            // second closes the string or not, as any quote does.
+            b'"' if object
+                && self.pos == after
+                && self.value_quote == b'"'
+                && !matches!(bytes[after - 2], b'{' | b'[')
+                && !matches!(
+                    bytes[..after - 1]
+                        .iter()
+                        .rev()
+                        .find(|&&c| c != b' ' && c != b'\t'),
+                    Some(b',' | b'\n')
+                ) =>
+            {
+                match word_after_quoted(bytes, self.pos) {
+                    None => None,
+                    Some(true) => return self.inner_double_quote(after),
+                    Some(false) => key_follows(bytes, self.pos),
+                }
+            }
             b'"' if object => key_follows(bytes, self.pos),
             // `["a" "b"]`: layout, then the next element's quote: the comma was lost.
             b'"' if self.pos > after => {
@@ -3784,6 +3806,23 @@ fn plain_call_argument(
             .then_some((Kind::Str, a + 1..z - 1))
         }
         _ => (crate::repair::json_number_end(b, a, z) == Some(z)).then_some((Kind::Num, a..z)),
+    }
+}
+
+/// Whether the string a quote at `b[k]` opens closes on its line and a letter or digit
+/// comes right after its closing quote; `None` while the text cannot tell.
+fn word_after_quoted(b: &[u8], k: usize) -> Option<bool> {
+    let mut i = k + 1;
+    loop {
+        if i >= k + LOOKAHEAD {
+            return Some(false);
+        }
+        match *b.get(i)? {
+            b'\\' => i += 2,
+            b'\n' => return Some(false),
+            b'"' => return Some(b.get(i + 1)?.is_ascii_alphanumeric()),
+            _ => i += 1,
+        }
     }
 }
 

@@ -1620,6 +1620,10 @@ fn inner_double_quotes_before_words() {
         "{\"q\": \"She said \"no\".\", \"ok\": true}",
         "[\"a \"b\"-c\", \"x\"]",
         "{\"a\": {\"b\": \"x \"y\" zz.\"}}",
+        // A quote right before the closing one, a word after the next quote.
+        "{\"product\": \"Nike Air Max 90 \"Infrared\"\", \"price\": 140}",
+        "{\"bash\": \"echo \"$HOME\"\", \"n\": 2}",
+        "{\"a\": \"x\"\", \"b\": 1}",
     ]);
     freeze_when_pushed_whole(&[
         // A word, spaces and a string that ends the member: a key that lost its colon to
