@@ -1244,7 +1244,17 @@ fn a_key_that_holds_its_colon() {
         // After a string value and a comma: a key its other quote closes.
         r#"{"a": "x", "msg': "Error: bad", "n": 1}"#,
         r#"{'a': 'x', 'msg": 'y'}"#,
+        // The key's own quote never comes: the other one closes it.
+        "{\"sentiment\": \"negative\", 'scores\": [[0.1, 0.2]],\n \"n\": 1}",
     ]);
+    // A string value shows once that key's colon and value are in, with no wait for the
+    // key's own quote.
+    let mut r = Repairer::new();
+    r.push("{\"sentiment\": \"negative\", 'scores\": [");
+    assert_eq!(
+        r.snapshot(),
+        Some(serde_json::json!({"sentiment": "negative"}))
+    );
     freeze_when_pushed_whole(&[
         // Compact, a digit after the quote, no space after the colon: the engine decides
         // by rules the stream does not mirror.
