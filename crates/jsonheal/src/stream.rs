@@ -92,7 +92,10 @@
 //! ends with a stray `}` (`Result: [1, 2]}`) is an object that lost its `{` to the engine,
 //! after the stream showed the array (when more members come before the `[`, as in
 //! `name: "Ada", tags: ["x"]}`, the stream waits for a `{` that rules this out, or for
-//! `finish`); and with [`crate::DuplicateKeys::Keep`] or `Last` a repeated
+//! `finish`); a document that lost its `{` whose first bracket comes later, in a string
+//! that is no member's value and holds an escaped document (`"a": "x" "{\"b\": 1}"`), is
+//! that string to the engine (a JSON string holding a document is kept a string), after the
+//! stream showed the object; and with [`crate::DuplicateKeys::Keep`] or `Last` a repeated
 //! key replaces a value already shown (the stream freezes there). Containers nested deeper
 //! than 512 levels (or `Options::max_depth`) freeze the stream.
 //!

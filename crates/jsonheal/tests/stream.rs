@@ -1353,6 +1353,21 @@ fn a_doubled_opener_is_dropped() {
     ]);
 }
 
+/// A documented limit (found by fuzzing): a document that lost its `{`, then, as its first
+/// bracket, a string holding an escaped document that is no member's value. The engine
+/// keeps that JSON string as the answer; the stream had shown the object, and freezes.
+#[test]
+fn limit_a_string_holding_an_escaped_document_after_a_lost_brace() {
+    let text = r#""a": "x", "{\"b\": 1}"}"#;
+    assert_eq!(final_value(text), Some(serde_json::json!("{\"b\": 1}")));
+    let mut r = Repairer::new();
+    for c in text.chars() {
+        r.push(c.encode_utf8(&mut [0u8; 4]));
+    }
+    assert!(r.is_frozen());
+    assert_eq!(r.snapshot(), Some(serde_json::json!({})));
+}
+
 /// Each text, fed a byte at a time, streams to its final value without freezing, every
 /// snapshot consistent on the way.
 fn stream_to_their_final_values(streams: &[&str]) {

@@ -9,7 +9,8 @@ use serde_json::Value;
 /// engine keeps the last value where the stream froze on the first), a fence (one after
 /// the streamed root may hold the answer the engine prefers), and a bare key first with a
 /// stray `}` last (`Result: [1, 2]}`: an object that lost its `{`, after the stream showed
-/// the array).
+/// the array), and a JSON string holding an escaped document as the answer (`"a": "x"
+/// "{\"b\": 1}"`: after the stream showed a document that lost its `{`).
 #[allow(dead_code)]
 pub fn final_within_limits(text: &str) -> Option<Value> {
     let r = jsonheal::repair(text).ok()?;
@@ -29,7 +30,10 @@ pub fn final_within_limits(text: &str) -> Option<Value> {
         || (text
             .trim_start()
             .starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$' || !c.is_ascii())
-            && kinds().any(|k| k == RepairKind::MissingOpener));
+            && kinds().any(|k| k == RepairKind::MissingOpener))
+        || (matches!(r.value(), Ok(Value::String(_)))
+            && kinds().any(|k| k == RepairKind::StrippedProse)
+            && (text.contains("\"{\\\"") || text.contains("\"[\\\"")));
     if limit {
         return None;
     }
