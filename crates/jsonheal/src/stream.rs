@@ -4202,13 +4202,15 @@ fn comma_then_member(b: &[u8], mut k: usize, after: After) -> Option<bool> {
         _ if read_key => elements_then_array_closer(b, k).map(|elements| !elements),
         // After a string value the engine also takes a key that lost its closing quote
         // (`value_string_end`).
-        _ if after == After::String => {
-            match (key_follows(b, k), key_without_closing_quote_at(b, k)) {
-                (Some(true), _) | (_, Some(true)) => Some(true),
+        // (The second look only when the first does not settle it: most keys are plain.)
+        _ if after == After::String => match key_follows(b, k) {
+            Some(true) => Some(true),
+            first => match (first, key_without_closing_quote_at(b, k)) {
+                (_, Some(true)) => Some(true),
                 (Some(false), Some(false)) => Some(false),
                 _ => None,
-            }
-        }
+            },
+        },
         _ => key_follows(b, k),
     }
 }
