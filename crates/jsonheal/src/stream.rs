@@ -2026,7 +2026,10 @@ impl Parser {
             Some(true) => return self.freeze(),
             Some(false) => {}
         }
-        if self.deferred.is_some() && bytes[self.pos..k].contains(&b'\n') {
+        // (From the closing quote on: `"a"\n + "b"` has its line break before the `+`;
+        // found by fuzzing.)
+        let from = self.string_end.unwrap_or(self.pos).min(self.pos);
+        if self.deferred.is_some() && bytes[from..k].contains(&b'\n') {
             // The engine's key-length check spans all parts and what lies between them:
             // a line break there makes the string a value.
             self.show_deferred();

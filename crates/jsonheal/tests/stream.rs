@@ -1570,7 +1570,12 @@ fn concatenated_strings_grow_as_one() {
         "{\"a\": \"x\" + y}",
         "{\"a\": \"x\" + }",
         "{\"a\": \"x\" + /* c */ \"y\"}",
+        // A line break before the `+` makes the parts no key (the engine's key-length
+        // check): the quote before the colon is content (found by fuzzing).
+        "{\"name\": \"Bob\"\n +\"tac\": [1]}",
     ]);
+    let text = "{\"name\": \"Bob\"\n +\"tac\": [1]}";
+    check_chunks(text, text, &every_byte(text), final_value(text).as_ref());
 }
 
 /// A member's value written as bare words (`"status": success`, `"name": John Smith`) is a
