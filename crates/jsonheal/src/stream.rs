@@ -72,8 +72,9 @@
 //! a push brings whole, as strict JSON, is measured by a validator-speed scan and kept as
 //! its text (one node, one [`Shown::Json`] event) instead of a node and an event per value:
 //! in chunks of a kilobyte or more, pushing valid JSON and reading all its events costs
-//! 1–3× a one-shot [`crate::repair`] of the whole text (which, for valid input, only
-//! validates it). Scans that fail (a container cut by the chunk's end, or one the repair
+//! 1.5–3× a one-shot [`crate::repair`] of the whole text (which, for valid input, only
+//! validates it; one long string, which the stream also decodes, is the dearest). Scans
+//! that fail (a container cut by the chunk's end, or one the repair
 //! rules must read) spend at most two bytes per byte pushed. Each push also has a fixed
 //! cost (decoding, the parser's dispatch, an append event) of a few hundred instructions,
 //! so a stream in very small pieces (16 bytes) costs 1.2–3× more: the most for dense small
