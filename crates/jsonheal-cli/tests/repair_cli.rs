@@ -168,3 +168,78 @@ fn closed_pipe_is_not_an_error() {
     let _ = writer.join();
     assert_eq!(status.code(), Some(0));
 }
+
+/// `--stream` prints a line for what has arrived while the input is still open: the first
+/// piece's line comes back before the second piece is written.
+fn stream_lines_arrive_before_the_input_ends(args: &[&str], first_line: &str, rest: &[&str]) {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jsonheal"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    stdin
+        .write_all(b"Here you go: {\"name\": \"Ada\", \"tags\": [")
+        .unwrap();
+    stdin.flush().unwrap();
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    assert_eq!(line, first_line);
+    stdin.write_all(b"'x'], \"n\": 7}").unwrap();
+    drop(stdin);
+    let lines: Vec<String> = out.lines().map(Result::unwrap).collect();
+    assert_eq!(lines, rest);
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}
+
+#[test]
+fn stream_prints_snapshots_as_the_input_arrives() {
+    stream_lines_arrive_before_the_input_ends(
+        &["repair", "--stream"],
+        "{\"name\":\"Ada\",\"tags\":[]}\n",
+        &[
+            "{\"name\":\"Ada\",\"tags\":[\"x\"],\"n\":7}",
+            "{\"name\":\"Ada\",\"tags\":[\"x\"],\"n\":7}",
+        ],
+    );
+}
+
+#[test]
+fn stream_events_print_changes_as_the_input_arrives() {
+    // The first read brings three events; the line read first is the root's.
+    stream_lines_arrive_before_the_input_ends(
+        &["repair", "--stream", "--events"],
+        "{\"path\":\"\",\"set\":{}}\n",
+        &[
+            "{\"path\":\"/name\",\"set\":\"Ada\"}",
+            "{\"path\":\"/tags\",\"set\":[]}",
+            "{\"path\":\"/tags/0\",\"set\":\"x\"}",
+            "{\"path\":\"/n\",\"set\":7}",
+            "{\"final\":{\"name\":\"Ada\",\"tags\":[\"x\"],\"n\":7}}",
+        ],
+    );
+}
+
+#[test]
+fn stream_takes_the_policies_and_explain() {
+    let o = jsonheal(
+        &[
+            "repair",
+            "--stream",
+            "--explain",
+            "--duplicate-keys",
+            "first",
+        ],
+        "{'a': 1, 'a': 2}",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o).lines().last(), Some("{\"a\":1}"));
+    assert!(stderr(&o).contains("1:2 single_quotes"), "{}", stderr(&o));
+    // `--events` belongs to `--stream`.
+    let o = jsonheal(&["repair", "--events"], "{}");
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -35,6 +35,11 @@ pub struct RepairArgs {
     /// Read stdin as it arrives and print a snapshot line each time the value changes.
     #[arg(long, conflicts_with_all = ["pretty", "compact", "strict"])]
     stream: bool,
+    /// With `--stream`: print each change as a path event line instead of the whole value
+    /// (`{"path":"/a","set":1}`, `{"path":"/a","append":"xy"}`), so the output stays as
+    /// long as the input; then `{"final": value}`.
+    #[arg(long, requires = "stream")]
+    events: bool,
     /// What to do with several top-level values.
     #[arg(long, value_enum, default_value_t = MultipleArg::Array)]
     multiple: MultipleArg,
@@ -99,10 +104,20 @@ impl RepairArgs {
 }
 
 pub fn run(args: RepairArgs) -> anyhow::Result<ExitCode> {
-    if args.stream {
-        return super::repair_stream::run_stream(args.file.as_deref());
-    }
     let options = args.options();
+    if args.stream {
+        let output = if args.events {
+            super::repair_stream::Output::Events
+        } else {
+            super::repair_stream::Output::Snapshots
+        };
+        return super::repair_stream::run_stream(
+            args.file.as_deref(),
+            &options,
+            output,
+            args.explain,
+        );
+    }
     if args.jsonl {
         return run_jsonl(&args, &options);
     }
@@ -133,7 +148,7 @@ pub fn run(args: RepairArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// `line:col kind: what` for every repair, on stderr.
-fn explain(input: &str, repaired: &Repaired) -> anyhow::Result<()> {
+pub(super) fn explain(input: &str, repaired: &Repaired) -> anyhow::Result<()> {
     let mut err = io::stderr().lock();
     if repaired.repairs.is_empty() {
         writeln!(err, "no repairs: the input is valid JSON")?;
