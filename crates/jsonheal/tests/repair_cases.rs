@@ -439,6 +439,13 @@ fn strings() {
         &[
             ("{“a”: “b”}", r#"{"a":"b"}"#),
             ("{‘a’: ‘b’}", r#"{"a":"b"}"#),
+            // An element in typographic quotes is a string even with a colon in it (no bare
+            // key of the object around the array; found by the stream's soup test).
+            (
+                "{\"tags\": [‘x:’, \"y\"], \"n\": 2}",
+                r#"{"tags":["x:","y"],"n":2}"#,
+            ),
+            ("{\"t\": [“a: b”]}", r#"{"t":["a: b"]}"#),
             ("{\"q\": \"she said “hi”\"}", r#"{"q":"she said “hi”"}"#),
             // A straight quote opened it, a typographic one closes it.
             ("{\"a\": \"x”, \"b\": \"y”}", r#"{"a":"x","b":"y"}"#),

@@ -1899,7 +1899,12 @@ impl<'a> Parser<'a> {
         if c == 0xE2 && self.starts_with(self.pos, "\u{2026}".as_bytes()) {
             return self.ellipsis(mode, 3);
         }
-        if top == Some(FrameKind::Array) && is_ident_start(c) && self.object_below_arrays() {
+        // (A typographic quote is ident-start too, but opens a string: `[“a:”]`.)
+        if top == Some(FrameKind::Array)
+            && is_ident_start(c)
+            && quote_at(self.src, self.pos).is_none()
+            && self.object_below_arrays()
+        {
             match self.bare_key_colon(self.pos) {
                 // `{files: ["a.py", message: "fix"}`: the array lost its `]`.
                 Some(colon) if !self.object_ends_inside_array(colon + 1) => {
