@@ -629,19 +629,30 @@ enum Kind {
 /// closes at `”`, `“` or a straight `"` (the engine's rule), subject to what follows.
 const TYPO: u8 = 0xE2;
 
-/// Whether `b` starts with `“` or `”`, which open a string to the engine; `None` when more
-/// text is needed to tell.
-fn typo_double_at(b: &[u8]) -> Option<bool> {
+/// `Mode::Str`'s quote for a string a typographic single quote opened (`‘name’`): it
+/// closes at `’`, `‘` or a straight `"`, as `TYPO` does at its own. (The last byte of `‘`:
+/// no quote byte of its own, and never searched for in the text; scans look for 0xE2.)
+const TYPO_SINGLE: u8 = 0x98;
+
+/// Which typographic quote `b` starts with, as the engine reads one that opens or closes a
+/// string: `TYPO` for `“` or `”`, `TYPO_SINGLE` for `‘` or `’`, `Some(None)` for any
+/// other text; `None` when more text is needed to tell.
+fn typo_quote_at(b: &[u8]) -> Option<Option<u8>> {
     match (b.first(), b.get(1), b.get(2)) {
-        (Some(0xE2), Some(0x80), Some(0x9C | 0x9D)) => Some(true),
+        (Some(0xE2), Some(0x80), Some(0x9C | 0x9D)) => Some(Some(TYPO)),
+        (Some(0xE2), Some(0x80), Some(0x98 | 0x99)) => Some(Some(TYPO_SINGLE)),
         (Some(0xE2), None, _) | (Some(0xE2), Some(0x80), None) => None,
-        _ => Some(false),
+        _ => Some(None),
     }
+}
+
+fn is_typographic(quote: u8) -> bool {
+    quote == TYPO || quote == TYPO_SINGLE
 }
 
 /// The length of the opening quote of a `Mode::Str` string.
 fn quote_len(quote: u8) -> usize {
-    if quote == TYPO {
+    if is_typographic(quote) {
         3
     } else {
         1
@@ -1375,10 +1386,10 @@ impl Parser {
                     }
                 }
                 b'\'' | b'`' => self.quoted_key(text, b),
-                0xE2 => match typo_double_at(&bytes[self.pos..]) {
+                0xE2 => match typo_quote_at(&bytes[self.pos..]) {
                     None => Step::Wait,
-                    Some(true) => self.quoted_key(text, TYPO),
-                    Some(false) => self.freeze(),
+                    Some(Some(quote)) => self.quoted_key(text, quote),
+                    Some(None) => self.freeze(),
                 },
                 // `{"a": 1,, "b": 2}`, `{, "a": 1}`: the engine drops a comma where a key
                 // should be.
@@ -1612,6 +1623,57 @@ impl Parser {
                     Step::Go
                 }
             },
+            // `[1 2 3]`, `[true false]`, `[0.5\n-1]`: an element's number or literal, then
+            // layout and a number or literal: the comma went missing. The engine ends the
+            // first there (no phrase starts, no operator follows), inserts the comma and
+            // reads on.
+            c if !object
+                && matches!(self.pending, Some(Kind::Num | Kind::Bool(_) | Kind::Null))
+                && bytes
+                    .get(self.pos.wrapping_sub(1))
+                    .copied()
+                    .is_some_and(is_space)
+                && (c.is_ascii_alphanumeric() || c == b'-') =>
+            {
+                if c == b'-' {
+                    match bytes.get(self.pos + 1) {
+                        None => return Step::Wait,
+                        Some(d) if d.is_ascii_digit() => {}
+                        // `1 - 2` is an expression to the engine, `1 -x` its call too.
+                        Some(_) => return self.freeze(),
+                    }
+                } else if c.is_ascii_alphabetic() {
+                    // A word starts a phrase (`[10 items]` is one string) unless it is a
+                    // literal. (Measured within a few bytes: the engine looks only so far.)
+                    let gap = bytes[..self.pos]
+                        .iter()
+                        .rev()
+                        .take(16)
+                        .take_while(|&&c| is_space(c))
+                        .count();
+                    let run = bytes[self.pos..]
+                        .iter()
+                        .take(16)
+                        .take_while(|c| c.is_ascii_alphabetic())
+                        .count();
+                    if gap >= 16 || run >= 16 {
+                        return self.freeze();
+                    }
+                    if self.pos + run == bytes.len() {
+                        return Step::Wait;
+                    }
+                    let word = &bytes[self.pos..self.pos + run];
+                    if crate::repair::literal_word(word).is_none() {
+                        return self.freeze();
+                    }
+                }
+                if !self.commit_pending() {
+                    return Step::Go;
+                }
+                self.repaired = true;
+                self.mode = Mode::Element;
+                Step::Go
+            }
             // `[{"a": 1} ... {"b": 2}]`: an ellipsis after a container, dropped. (After a
             // number or literal the engine's reading of the word's end decides.)
             b'.' if self.pending.is_none() => self.dropped_ellipsis(bytes),
@@ -1637,21 +1699,21 @@ impl Parser {
         Step::Go
     }
 
-    /// A value that starts with 0xE2 (no `…`): a string in typographic double quotes.
+    /// A value that starts with 0xE2 (no `…`): a string in typographic quotes.
     fn typographic_value(&mut self, text: &str) -> Step {
         let bytes = text.as_bytes();
-        match typo_double_at(&bytes[self.pos..]) {
+        match typo_quote_at(&bytes[self.pos..]) {
             None => Step::Wait,
-            Some(false) => self.freeze(),
+            Some(None) => self.freeze(),
             // A Windows path in typographic quotes is left to the engine.
-            Some(true) => match windows_path(&bytes[self.pos + 3..]) {
+            Some(Some(quote)) => match windows_path(&bytes[self.pos + 3..]) {
                 None => Step::Wait,
                 Some(true) => self.freeze(),
                 Some(false) => {
                     self.repaired = true;
-                    match self.open_string(TYPO, false) {
+                    match self.open_string(quote, false) {
                         Step::Go if self.mode != Mode::Frozen => {
-                            self.string(text, TYPO, false, false)
+                            self.string(text, quote, false, false)
                         }
                         step => step,
                     }
@@ -1701,7 +1763,7 @@ impl Parser {
         let Some(windows) = windows_path(&text.as_bytes()[self.pos + quote_len(quote)..]) else {
             return Step::Wait;
         };
-        if windows && quote == TYPO {
+        if windows && is_typographic(quote) {
             return self.freeze();
         }
         self.key_start = self.arena.len();
@@ -2260,7 +2322,9 @@ impl Parser {
         let third = third_stop(quote, key);
         loop {
             let rest = &bytes[self.pos..];
-            let mut found = string_stop(rest, quote, third);
+            // (Both typographic quotes start with 0xE2.)
+            let stop = if quote == TYPO_SINGLE { TYPO } else { quote };
+            let mut found = string_stop(rest, stop, third);
             if quote == b'"' && !key && !self.inner_quote {
                 // A `'` may close a value too (`apostrophe_closes`, unless an inner quote
                 // came before): looked for only up to the next stop, so the scans stay
@@ -2368,11 +2432,12 @@ impl Parser {
                     }
                 }
             }
-            if quote == TYPO && (rest[i] == b'"' || rest[i] == 0xE2) {
-                let Some(close) = (match typo_double_at(&rest[i..]) {
+            if is_typographic(quote) && (rest[i] == b'"' || rest[i] == 0xE2) {
+                // Either quote of the string's own kind, or a straight `"`, may close it.
+                let Some(close) = (match typo_quote_at(&rest[i..]) {
                     None => None,
-                    Some(true) => Some(Some(3)),
-                    Some(false) => Some((rest[i] == b'"').then_some(1)),
+                    Some(Some(kind)) if kind == quote => Some(Some(3)),
+                    Some(_) => Some((rest[i] == b'"').then_some(1)),
                 }) else {
                     self.content(&text[self.pos..end], key);
                     self.pos = end;
@@ -3571,7 +3636,7 @@ fn third_stop(quote: u8, key: bool) -> Option<u8> {
     match (quote, key) {
         (b'"', false) => Some(0xE2),
         (b'"', true) => Some(b'\''),
-        (b'\'', _) | (TYPO, _) => Some(b'"'),
+        (b'\'', _) | (TYPO | TYPO_SINGLE, _) => Some(b'"'),
         _ => None,
     }
 }
@@ -3709,11 +3774,11 @@ fn plausible_container(b: &[u8], i: usize) -> Option<bool> {
 fn key_follows(b: &[u8], k: usize) -> Option<bool> {
     let first = *b.get(k)?;
     if first == 0xE2 {
-        // `“key”:` (closed by `”`, `“` or `"`, as the engine reads it); other typographic
-        // quotes are not worth mirroring.
-        if !typo_double_at(&b[k..])? {
+        // `“key”:`, `‘key’:` (closed by either quote of its kind or by `"`, as the engine
+        // reads it).
+        let Some(kind) = typo_quote_at(&b[k..])? else {
             return Some(false);
-        }
+        };
         let limit = k + LOOKAHEAD;
         let mut i = k + 3;
         let after = loop {
@@ -3724,7 +3789,7 @@ fn key_follows(b: &[u8], k: usize) -> Option<bool> {
                 b'\\' => i += 2,
                 b'\n' => return Some(false),
                 b'"' => break i + 1,
-                0xE2 if typo_double_at(&b[i..])? => break i + 3,
+                0xE2 if typo_quote_at(&b[i..])? == Some(kind) => break i + 3,
                 _ => i += 1,
             }
         };

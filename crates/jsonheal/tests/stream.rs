@@ -831,7 +831,6 @@ fn uncertain_input_freezes_instead_of_guessing() {
         (r#"["He said "hi" to me"]"#, Some(json!([]))),
         (r#"{"a": "x" + y}"#, Some(json!({}))),
         (r#"{"a": 1, "a": 2}"#, Some(json!({"a": 1}))),
-        (r#"[1 2]"#, Some(json!([]))),
         (r#"{cmd: read(x)}"#, Some(json!({}))),
         (r#"{"a": 0x1F, "b": 1}"#, Some(json!({}))),
         (r#"{"a": true#x}"#, Some(json!({}))),
@@ -1412,11 +1411,34 @@ fn a_lost_comma_before_the_next_member() {
     freeze_when_pushed_whole(&[
         "{\"a\": 1 \"b\"}",
         "[1 \"b\": 2]",
+        "[1 - 2]",
+        "[1 x]",
+        "[1 2 apples]",
+        "{\"a\": 1 2}",
         "{\"a\": \"x\" \"b\"}",
         "[\"a\"\"b\"]",
         "[\"a\" {\"b\": 1}]",
         "[1 {\"b\": 1}]",
     ]);
+}
+
+/// An array's numbers or literals with the commas between them lost (`[1 2 3]`, a matrix
+/// written with spaces): the engine inserts each comma once a number follows the layout,
+/// and so does the stream. Every prefix stays consistent and the value fills in; a word or
+/// an operator after the layout is the engine's call (`[1 2 apples]` is `[1, "2 apples"]`).
+#[test]
+fn numbers_parted_by_layout_alone() {
+    stream_to_their_final_values(&[
+        "[1 2 3]",
+        "{\"m\": [[1 0 0]\n [0 1 0]\n [0 0 1]], \"n\": 3}",
+        "[1.5 -2 3e4, 4\t5]",
+        "[true false null 7]",
+        "{\"v\": [10  -20\n 30], \"ok\": true}",
+    ]);
+    for text in ["[1 2 apples]", "[1 2:30]", "[1 -x]", "[1 - 2]", "[3 * 7]"] {
+        let fin = final_value(text).unwrap_or_else(|| panic!("{text:?}: must repair"));
+        check_chunks(text, text, &every_byte(text), Some(&fin));
+    }
 }
 
 /// A member that lost its colon (`"name" "run"`, or wrote `=`, `=>`, `：`), its value
@@ -1520,12 +1542,14 @@ fn a_document_that_lost_its_opening_brace() {
     assert_eq!(r.snapshot(), Some(serde_json::json!({})));
 }
 
-/// Keys and values in typographic double quotes (`“name”`) stream like straight-quoted
+/// Keys and values in typographic quotes (`“name”`, `‘name’`) stream like straight-quoted
 /// ones: a `“` or `”` opens the string, and a `”`, `“` or `"` closes it as the engine reads
-/// it, once what follows shows it does. Every prefix stays consistent and the value fills
-/// in; a `‘…’` string or a Windows path in typographic quotes is left to `finish`.
+/// it, once what follows shows it does; `‘` and `’` likewise, with `"`. Every prefix stays
+/// consistent and the value fills in. An apostrophe that a word follows (`‘it’s ok’`), a
+/// Windows path in typographic quotes, or a `‘` opening a string closed by `”` is left to
+/// `finish`.
 #[test]
-fn typographic_double_quotes_stream() {
+fn typographic_quotes_stream() {
     let streams = [
         "{“name”: “Alice”, “city”: “Paris”}",
         "{“message”: “We’re closed today – sorry!”, “n”: 2}",
@@ -1533,9 +1557,28 @@ fn typographic_double_quotes_stream() {
         "{\"title\": “Inception”, \"year\": 2010, “dir”: “Nolan\"}",
         "[“a long value that is longer than a key can be, so it shows as it arrives”, “b”]",
         "{“user”: {“first”: “Jane”, “last”: “Doe”}, “active”: true}",
+        "{‘status’: ‘ok’, ‘code’: 200}",
+        "{‘name’: ‘José’, ‘role’: ‘admin’, ‘tags’: [‘a’, ‘b’]}",
+        "{‘a’: ‘b’, \"n\": 2, “c”: ‘d’}",
+        "[‘x’, ‘y’, {‘k’: ‘v’}]",
+        "{‘path’: ‘/var/log\", ‘msg’: “quoted ‘inner’ words”}",
+        "{‘message’: ‘a long value that is longer than a key can be, so it shows as it arrives’}",
     ];
     stream_to_their_final_values(&streams);
-    freeze_when_pushed_whole(&["{‘status’: ‘ok’}", "{“p”: “C:\\dir\\x”}"]);
+    // Never inconsistent on the way either.
+    for text in [
+        "{‘msg’: ‘it’s ok’}",
+        "{‘a’: ‘x”, ‘b’: 1}",
+        "{‘p’: ‘C:\\dir\\x’}",
+    ] {
+        let fin = final_value(text).unwrap_or_else(|| panic!("{text:?}: must repair"));
+        check_chunks(text, text, &every_byte(text), Some(&fin));
+    }
+    freeze_when_pushed_whole(&[
+        "{‘msg’: ‘it’s ok’}",
+        "{‘p’: ‘C:\\dir\\x’}",
+        "{“p”: “C:\\dir\\x”}",
+    ]);
 }
 
 /// An ellipsis where a value or a key should be (`[1, 2, ...]`, `{"a": 1, ...}`,

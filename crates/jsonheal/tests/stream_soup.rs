@@ -69,6 +69,10 @@ const TOKENS: &[&str] = &[
     "nul",
     "12",
     "-3.5",
+    "7 8",
+    " -9",
+    "true null",
+    "2 x",
     "1e5",
     "0x1F",
     "+1",
@@ -93,6 +97,11 @@ const TOKENS: &[&str] = &[
     ";",
     "=",
     "\u{201c}q\u{201d}",
+    "\u{2018}q\u{2019}",
+    "\u{2018}",
+    "\u{2019}",
+    "\u{2019}s",
+    "\u{201d}",
     "é",
     "<think>",
     "</think>",
@@ -107,6 +116,8 @@ const BASES: &[&str] = &[
     r#"[{"id": 1, "name": "x", "sub": {"a": [1, {"b": "c"}]}}, {"id": 2, "name": "y, z", "sub": {}}]"#,
     "Sure! Here it is:\n{\"a\": \"one\", \"b\": [\"two\", \"three\"], \"c\": {\"d\": null}}\nHope this helps.",
     r#"{"msg": 'it is', "n": -1.5e3, "list": ['p', "q", `r`], "none": None}"#,
+    // Typographic quotes, of both kinds.
+    "{\u{2018}name\u{2019}: \u{2018}Ada\u{2019}, \u{201c}tags\u{201d}: [\u{2018}x\u{2019}, \"y\"], \u{2018}n\u{2019}: 2}",
     // A document that lost its `{`.
     r#""name": "Ada", "args": {"path": "a.rs", "n": [1, 2]}, "ok": true}"#,
     // An escaped document (the engine unescapes it once from its first bracket on).
