@@ -33,7 +33,8 @@ pub fn final_within_limits(text: &str) -> Option<Value> {
             && kinds().any(|k| k == RepairKind::MissingOpener))
         || (matches!(r.value(), Ok(Value::String(_)))
             && kinds().any(|k| k == RepairKind::StrippedProse)
-            && (text.contains("\"{\\\"") || text.contains("\"[\\\"")));
+            && text.contains("\\\"")
+            && (text.contains("\"{") || text.contains("\"[")));
     if limit {
         return None;
     }
