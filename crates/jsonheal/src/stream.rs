@@ -10,8 +10,8 @@
 //! number or literal appears once a `,`, `}` or `]` shows it can no longer change (`tru` and a
 //! trailing `12` show nothing yet); a container appears when it opens, and one that arrives
 //! whole, as strict JSON, within a push appears whole, in one event. The repairs that are
-//! certain while streaming are applied at once: single-quoted, backtick and `“typographic”`
-//! strings, unquoted keys and keys that lost their opening quote (`model": 1`), lost
+//! certain while streaming are applied at once: single-quoted, backtick and typographic
+//! (`“name”`, `‘name’`) strings, unquoted keys and keys that lost their opening quote (`model": 1`), lost
 //! colons (`"name" "run"`, `=`, `=>`, `：`), members with no value (`"a": ,` is null),
 //! `//` `/* */` `#` comments, Python literals, trailing commas, invalid escapes, ellipses
 //! (`[1, 2, ...]`), string concatenation (`"a" + "b"`), apostrophes in single-quoted words
@@ -40,8 +40,8 @@
 //! a number or literal member value waits for the next key for the same reason. Longer
 //! strings appear as they arrive. A comma lost before an object's next member (after a
 //! number, literal or container, `"hp": 33 "mp": 7`, or at the end of a string's line,
-//! `"name": "Bob"\n "age": 25`) or between an array's container elements (`{…}\n{…}`) is
-//! inserted, as the engine does. On anything else it cannot settle alone (an inner quote
+//! `"name": "Bob"\n "age": 25`), between an array's container elements (`{…}\n{…}`) or
+//! between its numbers and literals (`[1 2 3]`) is inserted, as the engine does. On anything else it cannot settle alone (an inner quote
 //! that a comma, a line break or a possible key surrounds, any other missing comma, a wrong
 //! closer, a call whose argument is no plain number or string, a duplicate key, a quote
 //! before an escaped document (the whole text may be one JSON string), a key in an array
