@@ -15,7 +15,7 @@
 //! tool call's arguments into an object, [`tool_input`] is a storage codec for them,
 //! [`quotes`] folds typographic quotes, [`extract`] picks the answer out of a reply,
 //! [`schema`] coerces and validates against a JSON Schema, [`stream`] repairs as the text
-//! arrives, and [`format`] re-spaces JSON text without touching its numbers or strings.
+//! arrives, and [`format`](mod@format) re-spaces JSON text without touching its numbers or strings.
 
 mod error;
 mod repair;
