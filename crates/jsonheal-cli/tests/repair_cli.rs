@@ -2,11 +2,10 @@
 #![allow(clippy::unwrap_used)]
 
 use std::io::Write;
-use std::process::{Command, Stdio};
 
 mod common;
 
-use common::{jsonheal, stderr, stdout};
+use common::{jsonheal, spawn, stderr, stdout};
 
 #[test]
 fn repairs_stdin_and_exits_zero() {
@@ -148,13 +147,7 @@ fn closed_pipe_is_not_an_error() {
     for i in 0..200_000 {
         input.push_str(&format!("{{\"id\": {i}, \"input\": \"[1, 2,]\"}}\n"));
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jsonheal"))
-        .args(["repair", "--jsonl"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn(&["repair", "--jsonl"]);
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || {
         let _ = stdin.write_all(input.as_bytes());
@@ -173,13 +166,7 @@ fn closed_pipe_is_not_an_error() {
 /// piece's line comes back before the second piece is written.
 fn stream_lines_arrive_before_the_input_ends(args: &[&str], first_line: &str, rest: &[&str]) {
     use std::io::BufRead;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jsonheal"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn(args);
     let mut stdin = child.stdin.take().unwrap();
     let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
     stdin

@@ -2,17 +2,22 @@
 #![allow(dead_code, clippy::unwrap_used)]
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
-/// Run `jsonheal ARGS` with `stdin` as its input and collect everything it wrote.
-pub fn jsonheal(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jsonheal"))
+/// Start `jsonheal ARGS` with all three streams piped.
+pub fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_jsonheal"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// Run `jsonheal ARGS` with `stdin` as its input and collect everything it wrote.
+pub fn jsonheal(args: &[&str], stdin: &str) -> Output {
+    let mut child = spawn(args);
     let mut input = child.stdin.take().unwrap();
     let data = stdin.as_bytes().to_vec();
     // Write from a thread: a large batch fills the output pipe before its input is written.
