@@ -3826,6 +3826,17 @@ fn key_follows(b: &[u8], k: usize) -> Option<bool> {
         while m < limit && (is_ident(*b.get(m)?) || b[m] == b' ') {
             m += 1;
         }
+        // `"x", b": 2}`: a key that lost its opening quote (the engine's
+        // `key_lost_opening_quote`; it skips comments there too, which here say no).
+        if m > k && matches!(b[m], b'"' | b'\'') {
+            let mut j = m + 1;
+            while is_space(*b.get(j)?) && j < k + LOOKAHEAD {
+                j += 1;
+            }
+            if b[j] == b':' {
+                return Some(true);
+            }
+        }
         if *b.get(m)? != b':' {
             return key_without_colon_at(b, k);
         }

@@ -1456,6 +1456,10 @@ fn lost_colons_values_and_key_quotes() {
         "{model\": \"resnet-50\", \"cfg\": {lr\": 3e-4}, \"steps\" 10}",
         "{first name\" : \"Ada\"}",
         "[{id\": 1, \"ok\": true}, {id\": 2}]",
+        // After a string value and its comma too.
+        "{\"url\": \"https://x.org/en\", score\": 0.81, \"n\": 1}",
+        "{\"name\": \"Bob\", role\": \"designer\", skills\" : [], tool\": {\"p\": \"a\"}}",
+        "{\"a\": 1, b\": 2, \"c\": true, d\": null}",
         "{\"model\":: \"resnet-50\", \"n\": : 2}",
         // Holes in arrays, doubled commas between members.
         "{\"a\": [1,, 2, ,3,,], \"b\": [, \"x\",, {\"c\": [,]}]}",
