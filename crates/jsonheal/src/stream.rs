@@ -2694,16 +2694,21 @@ impl Parser {
                 }
                 // `{model": 1}`: a key that lost its opening quote ends at the closing one,
                 // when its colon follows (the engine's rule; not after a space: `{a ": 1}`).
-                '"' if !self.arena.ends_with([' ', '\t']) => {
+                // `{u'name': 1}`: otherwise a Python string prefix before a quoted key.
+                '"' | '\'' if !self.arena.ends_with([' ', '\t']) => {
                     let after = self.pos + i + 1;
                     let rest = text.as_bytes().get(after..).unwrap_or_default();
                     let Some(k) = rest.iter().position(|&c| c != b' ' && c != b'\t') else {
                         self.pos += i;
                         return Step::Wait;
                     };
-                    if rest[k] != b':' {
+                    if rest[k] != b':' || c == '\'' {
                         self.pos += i;
-                        return self.freeze();
+                        // (A comment may hide the colon: the engine skips it.)
+                        if matches!(rest[k], b':' | b'/' | b'#' | b'\n' | b'\r') {
+                            return self.freeze();
+                        }
+                        return self.prefixed_key(text, c as u8);
                     }
                     self.pos = after + k + 1;
                     if !self.complete_key() {
@@ -2720,6 +2725,27 @@ impl Parser {
         }
         self.pos = text.len();
         Step::Go
+    }
+
+    /// At the quote (`pos`) right after the bare word read into the arena as a key, which no
+    /// colon follows: when the word is a Python string prefix (`u'name'`), the quoted key
+    /// starts here, as the engine reads it; anything else is the engine's call.
+    fn prefixed_key(&mut self, text: &str, quote: u8) -> Step {
+        let word = self
+            .arena
+            .as_bytes()
+            .get(self.key_start..)
+            .unwrap_or_default();
+        if !is_python_prefix(word) {
+            return self.freeze();
+        }
+        // (`quoted_key` may wait for bytes that tell a Windows path: the prefix stays in
+        // the arena until it can read on.)
+        if windows_path(text.as_bytes().get(self.pos + 1..).unwrap_or_default()).is_none() {
+            return Step::Wait;
+        }
+        self.arena.truncate(self.key_start);
+        self.quoted_key(text, quote)
     }
 
     /// The bare key read into the arena ends at `at` (a `,`, `}` or line break) with no
@@ -2873,13 +2899,16 @@ impl Parser {
             self.arena.push_str(piece);
             return self.wrapper_call(bytes, end);
         }
+        let whole = self.arena.len() == self.word_start;
+        if matches!(next, b'\'' | b'"') {
+            return self.prefixed_value(bytes, piece, whole);
+        }
         if !matches!(next, b' ' | b'\t' | b'\n' | b'\r' | b',' | b'}' | b']') {
             // `true#x`, `1/2`: the engine reads a longer token.
             return self.freeze();
         }
         // A word read whole in this piece is classified where it is; one begun in an earlier
         // piece is the arena's end.
-        let whole = self.arena.len() == self.word_start;
         if !whole {
             self.arena.push_str(piece);
         }
@@ -2904,6 +2933,60 @@ impl Parser {
         } else {
             Step::Go
         }
+    }
+
+    /// `u'Ada'`, `b"x"`: a word right before a quote, at `pos`, in a value. A Python
+    /// string prefix is dropped and the string read as any other (the engine's
+    /// `python_string_prefix`), unless the engine takes the quote for the closing one of a
+    /// value that lost its opening quote (`value_lost_opening_quote`): it looks for the
+    /// first `"` on the line, and the stream reads on only when there is none, or a space
+    /// comes before it.
+    fn prefixed_value(&mut self, bytes: &[u8], piece: &str, whole: bool) -> Step {
+        if !whole {
+            self.arena.push_str(piece);
+        }
+        let word = self
+            .arena
+            .as_bytes()
+            .get(self.word_start..)
+            .unwrap_or_default();
+        let word = if whole { piece.as_bytes() } else { word };
+        if !is_python_prefix(word) {
+            return self.freeze();
+        }
+        let start = self.pos - word.len().min(self.pos);
+        let limit = start + LOOKAHEAD;
+        let mut k = start;
+        let no_quote = loop {
+            if k >= limit {
+                break true;
+            }
+            match bytes.get(k) {
+                None => {
+                    // Undecided: the word waits in the arena, as any word does.
+                    if whole {
+                        self.arena.push_str(piece);
+                    }
+                    return Step::Wait;
+                }
+                Some(b'\n' | b'\r') => break true,
+                Some(b'\\') => k += 2,
+                Some(b'"') => break is_space(bytes[k - 1]),
+                Some(_) => k += 1,
+            }
+        };
+        if !no_quote {
+            return self.freeze();
+        }
+        self.arena.truncate(self.word_start);
+        self.repaired = true;
+        let object = self.stack.last().is_some_and(|f| f.object);
+        self.mode = if object {
+            Mode::MemberValue
+        } else {
+            Mode::Element
+        };
+        Step::Go
     }
 
     // ----- the tree ---------------------------------------------------------------------
@@ -3387,6 +3470,19 @@ fn is_ident_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b == b'$' || b >= 0x80
 }
 
+/// `u`, `b`, `r`, `f`, `rb`, `br`, `rf`, `fr` in any case: a Python string prefix (the
+/// engine's `python_string_prefix`).
+fn is_python_prefix(word: &[u8]) -> bool {
+    match word {
+        [c] => matches!(c.to_ascii_lowercase(), b'u' | b'b' | b'r' | b'f'),
+        [c, d] => matches!(
+            [c.to_ascii_lowercase(), d.to_ascii_lowercase()],
+            [b'r', b'b'] | [b'b', b'r'] | [b'r', b'f'] | [b'f', b'r']
+        ),
+        _ => false,
+    }
+}
+
 fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'-' || b >= 0x80
 }
@@ -3828,13 +3924,17 @@ fn key_follows(b: &[u8], k: usize) -> Option<bool> {
         }
         // `"x", b": 2}`: a key that lost its opening quote (the engine's
         // `key_lost_opening_quote`; it skips comments there too, which here say no).
-        if m > k && matches!(b[m], b'"' | b'\'') {
+        if m > k && matches!(b.get(m), Some(b'"' | b'\'')) {
             let mut j = m + 1;
             while is_space(*b.get(j)?) && j < k + LOOKAHEAD {
                 j += 1;
             }
             if b[j] == b':' {
                 return Some(true);
+            }
+            // `u'name': …`: a key with a Python string prefix.
+            if is_python_prefix(&b[k..m]) {
+                return key_follows(b, m);
             }
         }
         if *b.get(m)? != b':' {

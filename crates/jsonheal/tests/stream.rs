@@ -1441,6 +1441,32 @@ fn numbers_parted_by_layout_alone() {
     }
 }
 
+/// Python string prefixes (`{u'name': u'Ada'}`, the repr of a Python 2 dict) are dropped
+/// and the strings stream as any other, keys and values, as the engine reads them. A
+/// prefixed value waits for the end of its line (or 256 bytes): a `"` later on the line
+/// may make the engine read the word as a value that lost its opening quote. Where it
+/// does, where a colon follows a key's quote, or where the word is no prefix, the stream
+/// leaves it to `finish`.
+#[test]
+fn python_string_prefixes_are_dropped() {
+    stream_to_their_final_values(&[
+        "{u'name': u'Ada',\n u'tags': [u'x', b'y', R'z'],\n u'n': 1}",
+        "{'a': rb'raw',\n 'b': f'{x} items',\n 'c': [U'long enough to show as it arrives, one piece after another']\n}",
+        "[u'a',\n u'b'\n]",
+    ]);
+    for text in [
+        "{u'name': u'Ada', u'n': 1}",
+        "{\"a\": u'x\", \"b\": 1}",
+        "{\"a\": u\", \"b\": 1}",
+        "{u': 1}",
+        "{ux'a': 1}",
+        "{\"a\": x'y', \"b\": 2}",
+    ] {
+        let fin = final_value(text).unwrap_or_else(|| panic!("{text:?}: must repair"));
+        check_chunks(text, text, &every_byte(text), Some(&fin));
+    }
+}
+
 /// A member that lost its colon (`"name" "run"`, or wrote `=`, `=>`, `：`), its value
 /// (`"a": ,` is null), or its key's opening quote (`model": 1`) streams as the engine reads
 /// it; where a later `]` or `:` may make it something else, the stream leaves it to `finish`.
@@ -1739,5 +1765,22 @@ fn waiting_look_aheads_are_bounded() {
         freeze_when_pushed_whole(&[text.as_str()]);
         // Consistent all the way, whatever the reading.
         check_chunks(text, text, &every_byte(text), final_value(text).as_ref());
+    }
+}
+
+/// A bare word after a value's comma that runs to the end of the pushed text, exactly as
+/// long as the look-ahead for a key: the next push decides (found by fuzzing: the look for
+/// a quote after the word read past the text).
+#[test]
+fn a_key_word_cut_at_the_look_ahead_waits() {
+    let word = "k".repeat(64);
+    let text = format!("{{\"a\": \"x\", {word}");
+    let mut r = Repairer::new();
+    r.push(&text);
+    r.push("\": 1}");
+    let fin = final_value(&format!("{text}\": 1}}"));
+    assert!(fin.is_some());
+    if !r.is_frozen() {
+        assert_eq!(r.snapshot(), fin);
     }
 }

@@ -48,6 +48,8 @@ const TOKENS: &[&str] = &[
     "{{",
     "negative\"",
     ", role\": ",
+    "u'p'",
+    "b\"q\"",
     "b\" : 1",
     "\"\"",
     "x\"\", ",
@@ -118,6 +120,8 @@ const BASES: &[&str] = &[
     r#"[{"id": 1, "name": "x", "sub": {"a": [1, {"b": "c"}]}}, {"id": 2, "name": "y, z", "sub": {}}]"#,
     "Sure! Here it is:\n{\"a\": \"one\", \"b\": [\"two\", \"three\"], \"c\": {\"d\": null}}\nHope this helps.",
     r#"{"msg": 'it is', "n": -1.5e3, "list": ['p', "q", `r`], "none": None}"#,
+    // A Python 2 dict's repr, as pprint writes it.
+    "{u'name': u'Ada',\n u'tags': [u'x', b'y'],\n u'n': 2}",
     // Typographic quotes, of both kinds.
     "{\u{2018}name\u{2019}: \u{2018}Ada\u{2019}, \u{201c}tags\u{201d}: [\u{2018}x\u{2019}, \"y\"], \u{2018}n\u{2019}: 2}",
     // A document that lost its `{`.
