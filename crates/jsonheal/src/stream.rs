@@ -13,7 +13,7 @@
 //! certain while streaming are applied at once: single-quoted, backtick and typographic
 //! (`“name”`, `‘name’`) strings, unquoted keys and keys that lost their opening quote (`model": 1`), lost
 //! colons (`"name" "run"`, `=`, `=>`, `：`), members with no value (`"a": ,` is null),
-//! `//` `/* */` `#` comments, Python literals, trailing commas, invalid escapes, ellipses
+//! `//` `/* */` `#` comments, Python literals and string prefixes (`u'name'`), trailing commas, invalid escapes, ellipses
 //! (`[1, 2, ...]`), string concatenation (`"a" + "b"`), apostrophes in single-quoted words
 //! (`'don't'`), a document that lost its `{` (`"name": "Ada", …}`), and prose, code fences
 //! and reasoning blocks (`<think>`…) before the value. A member's value in bare words
