@@ -2736,7 +2736,8 @@ impl Parser {
             .as_bytes()
             .get(self.key_start..)
             .unwrap_or_default();
-        if !is_python_prefix(word) {
+        // A raw string's backslashes are content (`r'\d'`): left to the engine.
+        if !is_python_prefix(word) || is_raw_prefix(word) {
             return self.freeze();
         }
         // (`quoted_key` may wait for bytes that tell a Windows path: the prefix stays in
@@ -2951,7 +2952,7 @@ impl Parser {
             .get(self.word_start..)
             .unwrap_or_default();
         let word = if whole { piece.as_bytes() } else { word };
-        if !is_python_prefix(word) {
+        if !is_python_prefix(word) || is_raw_prefix(word) {
             return self.freeze();
         }
         let start = self.pos - word.len().min(self.pos);
@@ -3481,6 +3482,11 @@ fn is_python_prefix(word: &[u8]) -> bool {
         ),
         _ => false,
     }
+}
+
+/// A prefix with `r` makes a raw string (the engine's `is_raw_prefix`).
+fn is_raw_prefix(word: &[u8]) -> bool {
+    word.iter().any(|c| c.eq_ignore_ascii_case(&b'r'))
 }
 
 fn is_ident(b: u8) -> bool {

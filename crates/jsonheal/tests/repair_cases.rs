@@ -2230,6 +2230,34 @@ fn more_literal_styles() {
     );
 }
 
+/// A Python raw string (`r'…'`, `R"…"`, `rb'…'`) keeps every backslash as content, as
+/// Python reads it: a regex's `\b` and `\d`, a Windows path's `\n`. Other prefixes keep
+/// the usual escapes.
+#[test]
+fn python_raw_strings_keep_their_backslashes() {
+    run(
+        "raw strings",
+        &[
+            (r"{'re': r'\bword\b'}", r#"{"re":"\\bword\\b"}"#),
+            (r"{'p': r'C:\new\table'}", r#"{"p":"C:\\new\\table"}"#),
+            (r#"{"re": r"\d+\.\d+"}"#, r#"{"re":"\\d+\\.\\d+"}"#),
+            (r"{'a': R'\t', 'b': 1}", r#"{"a":"\\t","b":1}"#),
+            (r"{'a': rb'\x00'}", r#"{"a":"\\x00"}"#),
+            // Two backslashes are two; a backslash keeps the quote after it from closing.
+            (r"{'a': r'\\'}", r#"{"a":"\\\\"}"#),
+            (r"{'a': r'it\'s'}", r#"{"a":"it\\'s"}"#),
+            (r#"{'a': r"say \"hi\""}"#, r#"{"a":"say \\\"hi\\\""}"#),
+            // A raw key too.
+            (r"{r'\d': 1}", r#"{"\\d":1}"#),
+            // Other prefixes are not raw.
+            (r"{'a': u'x\ny'}", r#"{"a":"x\ny"}"#),
+            (r"{'a': b'\t'}", r#"{"a":"\t"}"#),
+            // Only the string after the prefix is raw.
+            (r"{'a': r'\n', 'b': '\n'}", r#"{"a":"\\n","b":"\n"}"#),
+        ],
+    );
+}
+
 /// A wrapper's closing tag or a chat template's special token at the text's end ends the
 /// document, even where the document is still open; elsewhere `<` is content.
 #[test]

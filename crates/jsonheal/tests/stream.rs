@@ -1446,15 +1446,20 @@ fn numbers_parted_by_layout_alone() {
 /// prefixed value waits for the end of its line (or 256 bytes): a `"` later on the line
 /// may make the engine read the word as a value that lost its opening quote. Where it
 /// does, where a colon follows a key's quote, or where the word is no prefix, the stream
-/// leaves it to `finish`.
+/// leaves it to `finish`; so it does with a raw string (`r'\d+'`), whose backslashes are
+/// content.
 #[test]
 fn python_string_prefixes_are_dropped() {
     stream_to_their_final_values(&[
-        "{u'name': u'Ada',\n u'tags': [u'x', b'y', R'z'],\n u'n': 1}",
-        "{'a': rb'raw',\n 'b': f'{x} items',\n 'c': [U'long enough to show as it arrives, one piece after another']\n}",
+        "{u'name': u'Ada',\n u'tags': [u'x', b'y', B'z'],\n u'n': 1}",
+        "{'a': b'raw',\n 'b': f'{x} items',\n 'c': [U'long enough to show as it arrives, one piece after another']\n}",
         "[u'a',\n u'b'\n]",
     ]);
     for text in [
+        "{'re': r'\\bword\\b', 'n': 1}",
+        "{'a': rb'\\n',\n 'b': 2}",
+        "{R'\\d': 1, 'b': 2}",
+        "[r'\\t',\n 'x']",
         "{u'name': u'Ada', u'n': 1}",
         "{\"a\": u'x\", \"b\": 1}",
         "{\"a\": u\", \"b\": 1}",

@@ -395,6 +395,9 @@ struct Parser<'a> {
     inner_quote_seen: bool,
     /// Where the string being read opened (its quote's offset).
     string_open: usize,
+    /// The next string has a Python raw prefix (`r'C:\new'`, `r"\d+"`): its backslashes
+    /// are content, as Python reads them.
+    raw_next: bool,
     /// Where its content starts: past an opening quote of one byte, or of three (`“`).
     string_content: usize,
     /// Where the first part of the string being read opened: a concatenation's parts
@@ -753,6 +756,11 @@ fn python_string_prefix(b: &[u8], i: usize) -> Option<usize> {
     }
 }
 
+/// Whether a Python string prefix (see `python_string_prefix`) makes the string raw.
+fn is_raw_prefix(prefix: &[u8]) -> bool {
+    prefix.iter().any(|c| c.eq_ignore_ascii_case(&b'r'))
+}
+
 /// The length of a Unicode space or invisible mark at the start of `b` that JSON does not
 /// allow between tokens (U+2000–U+200B, U+200E and U+200F the direction marks, U+2028,
 /// U+2029, U+202F, U+205F, U+2060, U+3000), or 0.
@@ -919,6 +927,7 @@ impl<'a> Parser<'a> {
             string_end: None,
             inner_quote_seen: false,
             string_open: 0,
+            raw_next: false,
             string_content: 0,
             concat_open: 0,
             string_close: 0,
@@ -2279,6 +2288,7 @@ impl<'a> Parser<'a> {
             self.record(RepairKind::UnquotedValue, start..start + len);
             self.pos = start + len;
             if let Some(q) = quote_at(b, self.pos) {
+                self.raw_next = is_raw_prefix(&b[start..start + len]);
                 let ctx = if self.stack.is_empty() {
                     StrCtx::TopLevel
                 } else {
@@ -2621,8 +2631,10 @@ impl<'a> Parser<'a> {
                 Some(len) => {
                     // `{u'name': 1}`: a Python string prefix before a key.
                     self.record(RepairKind::UnquotedKey, self.pos..self.pos + len);
+                    let raw = is_raw_prefix(&self.src[self.pos..self.pos + len]);
                     self.pos += len;
                     quote = quote_at(self.src, self.pos);
+                    self.raw_next = raw && quote.is_some();
                 }
             }
         }
@@ -3831,6 +3843,7 @@ impl<'a> Parser<'a> {
         let mut embedded = EmbeddedJson::new(self.pos);
         // Whether the string holds a raw line break.
         let mut raw_line_break = false;
+        let raw = std::mem::take(&mut self.raw_next);
         let windows_path = self.byte(p).is_some_and(|c| c.is_ascii_alphabetic())
             && self.byte(p + 1) == Some(b':')
             && self.byte(p + 2) == Some(b'\\')
@@ -3965,7 +3978,7 @@ impl<'a> Parser<'a> {
                 }
             }
             match c {
-                b'\\' => self.parse_escape(q, windows_path)?,
+                b'\\' => self.parse_escape(q, windows_path, raw)?,
                 // `{"a": 'x", "b": 1}`: opened by `'`, closed by `"`.
                 b'"' if q == Quote::Single
                     && !has_unescaped(&b[self.string_content..i], b'"')
@@ -4221,13 +4234,31 @@ impl<'a> Parser<'a> {
             })
     }
 
-    fn parse_escape(&mut self, q: Quote, windows_path: bool) -> Result<(), Error> {
+    fn parse_escape(&mut self, q: Quote, windows_path: bool, raw: bool) -> Result<(), Error> {
         let i = self.pos;
         let Some(n) = self.byte(i + 1) else {
             // A dangling backslash at the end: dropped.
             self.pos = self.end;
             return Ok(());
         };
+        if raw {
+            // A raw string's backslash is content; it still keeps a quote or a backslash
+            // right after it from ending the string or escaping what follows (`r'\''`).
+            self.record(RepairKind::InvalidEscape, i..i + 1);
+            self.out.push_str("\\\\");
+            self.pos = i + 1;
+            let kept = match n {
+                b'\\' => Some("\\\\"),
+                b'"' => Some("\\\""),
+                b'\'' if q == Quote::Single => Some("'"),
+                _ => None,
+            };
+            if let Some(kept) = kept {
+                self.out.push_str(kept);
+                self.pos = i + 2;
+            }
+            return Ok(());
+        }
         // `"C:\dir\"}`: no path holds a quote, so a quote that a separator, a closer or
         // the end follows ends the string, and the backslash before it is the path's.
         let path_end = windows_path && n == b'"' && q == Quote::Double && {
