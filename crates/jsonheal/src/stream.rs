@@ -3958,7 +3958,11 @@ fn key_follows(b: &[u8], k: usize) -> Option<bool> {
         if b[v] != b'"' {
             return Some(true);
         }
-        return crate::repair::separator_after_quote(b, v + 1, false).map(|ends| !ends);
+        return match crate::repair::separator_after_quote(b, v + 1, false)? {
+            false => Some(true),
+            // `b: ", "}`: unless the quote opens a whole value.
+            true => crate::repair::member_value_string_at(b, v, false),
+        };
     }
     Some(false)
 }

@@ -2109,6 +2109,18 @@ fn bare_paths_and_colons_inside_strings() {
                 "{\"a\": \"x\"\n b: \"\", \"c\": 1}",
                 r#"{"a":"x","b":"","c":1}"#,
             ),
+            // A bare key whose value is the string `, ` (a whole value: `}` or `,`
+            // follows it) is a key, and the string before it ends.
+            (r#"{a: "", b: ", "}"#, r#"{"a":"","b":", "}"#),
+            (
+                r#"{a: [{a: "x", b: ", "}]}"#,
+                r#"{"a":[{"a":"x","b":", "}]}"#,
+            ),
+            (
+                r#"{"a": "x", b: ", ", "c": 1}"#,
+                r#"{"a":"x","b":", ","c":1}"#,
+            ),
+            (r#"{"a": "x", sep: ",\t"}"#, r#"{"a":"x","sep":",\t"}"#),
             // A string that starts with `//` after the colon is the key's value.
             (
                 "{a: '',_: \n\"// not a comment\",\n}",

@@ -1789,3 +1789,19 @@ fn a_key_word_cut_at_the_look_ahead_waits() {
         assert_eq!(r.snapshot(), fin);
     }
 }
+
+/// A bare key after a string value, whose own value is the string `, ` (`{a: "", b: ", "}`):
+/// the string before it ends, as the engine reads it, and the stream shows the key once the
+/// value's closing quote and the `}` or `,` after it show it is a whole value. Words before
+/// a colon and such a quote inside a string (`version:", "done"`) stay content.
+#[test]
+fn a_bare_key_whose_value_is_a_comma_string() {
+    stream_to_their_final_values(&[
+        r#"{a: "", b: ", "}"#,
+        r#"{a: [{a: "x", b: ", "}]}"#,
+        r#"{"a": "x", b: ", ", "c": 1}"#,
+    ]);
+    let text = r#"{"reply": "Sure! Here is the "updated" version:", "done": true}"#;
+    let fin = final_value(text).unwrap_or_else(|| panic!("{text:?}: must repair"));
+    check_chunks(text, text, &every_byte(text), Some(&fin));
+}

@@ -7,8 +7,8 @@ mod parser;
 pub(crate) use parser::{
     apostrophe_closes, citation_at, control_token, elements_then_array_closer_at, escaped_at,
     escaped_document_at, first_on_line, json_number_end, literal_word, lost_brace_key_at,
-    number_element_at, separator_after_quote, string_end_on_line, task_box_at,
-    template_placeholder, unescaped_byte, words_after_closers, TEMPLATE_SIGILS,
+    member_value_string_at, number_element_at, separator_after_quote, string_end_on_line,
+    task_box_at, template_placeholder, unescaped_byte, words_after_closers, TEMPLATE_SIGILS,
 };
 
 use std::ops::Range;

@@ -5212,10 +5212,14 @@ impl<'a> Parser<'a> {
             let m = self.skip_layout_ahead(m);
             // `… the "updated" version:", "done": 1}`: a quote right after the colon that
             // a separator follows ends the string these words are in; they are no key.
-            // (`b: "}A"}`: that quote opens a value whose content starts with a closer.)
+            // (`b: "}A"}`: that quote opens a value whose content starts with a closer;
+            // `b: ", "}`: it opens a whole value, the string `, `.)
             let quote_ends_string = || {
                 let v = self.skip_layout_ahead(m + 1);
-                v < self.end && b[v] == b'"' && quote_then_separator(&b[..self.end], v + 1)
+                v < self.end
+                    && b[v] == b'"'
+                    && quote_then_separator(&b[..self.end], v + 1)
+                    && member_value_string_at(&b[..self.end], v, true) != Some(true)
             };
             return (m < self.end
                 && b[m] == b':'
@@ -5692,6 +5696,28 @@ pub(crate) fn separator_after_quote(b: &[u8], i: usize, complete: bool) -> Optio
             }
         }
         _ => Some(false),
+    }
+}
+
+/// Whether the double-quoted string that opens at `b[v]` closes on its line and, spaces
+/// aside, a `,`, a `}` or the text's end follows it: a whole member value (`b: ", "}`).
+/// The engine and the stream share it: `complete` says `b` is the whole text; otherwise
+/// `None` while `b` ends too soon to tell.
+pub(crate) fn member_value_string_at(b: &[u8], v: usize, complete: bool) -> Option<bool> {
+    let after = match quoted_end(b, b.len(), v, Quote::Double, LOOKAHEAD) {
+        Ok(Some(after)) => after,
+        Ok(None) => return Some(false),
+        Err(()) => return complete.then_some(false),
+    };
+    let limit = after + LOOKAHEAD;
+    let mut n = after;
+    while n < limit && b.get(n).copied().is_some_and(is_ws) {
+        n += 1;
+    }
+    match b.get(n) {
+        _ if n >= limit => Some(false),
+        None => complete.then_some(true),
+        Some(&c) => Some(matches!(c, b',' | b'}')),
     }
 }
 
