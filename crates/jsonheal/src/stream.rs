@@ -2918,7 +2918,28 @@ impl Parser {
         } else {
             self.arena.get(self.word_start..).unwrap_or_default()
         };
-        let Some((kind, json)) = classify(word, self.non_finite) else {
+        let token_ends = matches!(next, b',' | b'}' | b']' | b'\n' | b'\r');
+        if token_ends && word.strip_suffix('.').is_some_and(is_json_number) {
+            // `12.`: a number with a trailing dot, which the engine drops.
+            if whole {
+                self.arena.push_str(&piece[..piece.len() - 1]);
+            } else {
+                self.arena.pop();
+            }
+            self.repaired = true;
+            self.pending = Some(Kind::Num);
+            self.mode = Mode::AfterValue;
+            return if matches!(next, b',' | b'}' | b']') {
+                self.separator(bytes, next)
+            } else {
+                Step::Go
+            };
+        }
+        // `1.2.3`, `2024-01-15`, `192.168.1.10`, `007` right before a separator or a line
+        // break, where the engine's bare token ends: a bare string to the engine.
+        let numeric_string =
+            || (token_ends && is_numeric_bare_string(word)).then_some((Kind::Str, false));
+        let Some((kind, json)) = classify(word, self.non_finite).or_else(numeric_string) else {
             return self.freeze();
         };
         self.repaired |= !json;
@@ -4608,16 +4629,31 @@ fn classify(word: &str, non_finite: NonFinite) -> Option<(Kind, bool)> {
         "true" => (Kind::Bool(true), true),
         "false" => (Kind::Bool(false), true),
         "null" => (Kind::Null, true),
-        "True" => (Kind::Bool(true), false),
-        "False" => (Kind::Bool(false), false),
-        "None" | "none" | "undefined" => (Kind::Null, false),
-        "NaN" | "Infinity" | "-Infinity" => match non_finite {
+        "True" | "TRUE" => (Kind::Bool(true), false),
+        "False" | "FALSE" => (Kind::Bool(false), false),
+        "None" | "none" | "NULL" | "Null" | "nil" | "undefined" => (Kind::Null, false),
+        "NaN" | "nan" | "Infinity" | "-Infinity" | "+Infinity" | "inf" | "-inf" => match non_finite
+        {
             NonFinite::Null => (Kind::Null, false),
             NonFinite::String => (Kind::Str, false),
             NonFinite::Error => return None,
         },
         _ => return None,
     })
+}
+
+/// A word of digits, dots and dashes that starts like a number but is none, nor one with a
+/// trailing dot (`1.` is 1 to the engine): `1.2.3`, `2024-01-15`, `007`, `10-20`. The
+/// engine reads it as a bare string when a separator ends it.
+fn is_numeric_bare_string(word: &str) -> bool {
+    let b = word.as_bytes();
+    let digits = b.strip_prefix(b"-").unwrap_or(b);
+    digits.first().is_some_and(u8::is_ascii_digit)
+        && digits
+            .iter()
+            .all(|&c| c.is_ascii_digit() || c == b'.' || c == b'-')
+        && !is_json_number(word)
+        && !word.strip_suffix('.').is_some_and(is_json_number)
 }
 
 /// RFC 8259 `number`: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.

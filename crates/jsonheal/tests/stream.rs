@@ -1674,7 +1674,6 @@ fn bare_words_as_a_members_value() {
     ]);
     freeze_when_pushed_whole(&[
         "{\"a\": true story, \"b\": 1}",
-        "{\"a\": nan, \"b\": 1}",
         "{\"a\": word, 2, 3]}\n",
         "{\"a\": see: this, \"b\": 1}",
         "{\"a\": x // comment\n}",
@@ -1804,4 +1803,64 @@ fn a_bare_key_whose_value_is_a_comma_string() {
     let text = r#"{"reply": "Sure! Here is the "updated" version:", "done": true}"#;
     let fin = final_value(text).unwrap_or_else(|| panic!("{text:?}: must repair"));
     check_chunks(text, text, &every_byte(text), Some(&fin));
+}
+
+/// Version numbers, dates, addresses and zero-padded codes written bare (`1.2.3`,
+/// `2024-01-15`, `192.168.1.10`, `007`) are strings to the engine: the stream shows each once
+/// the separator after it shows that it is whole. A word that a space follows may go on
+/// (`1.2.3 beta`): that is left as before. `12.` is the number 12 to the engine, and so
+/// to the stream.
+#[test]
+fn numeric_bare_strings_stream() {
+    stream_to_their_final_values(&[
+        r#"{"version": 1.2.3}"#,
+        r#"{"ip": 192.168.1.10, "port": 8080, "zip": 02134}"#,
+        r#"{"d": 2024-01-15, "range": [10-20, 0.1.2, -1.2.3]}"#,
+        "[\n  1.2.3,\n  4.5.6\n]",
+        r#"{"a": 12., "b": [-0., 3.], "c": 0.}"#,
+        "[1.,\n 2.\n]",
+    ]);
+    for text in [
+        r#"{"v": 1.2.3 beta, "n": 1}"#,
+        r#"{"v": 12., "n": 1}"#,
+        r#"{"v": 1.2.3, 4, 5]}"#,
+        r#"{"v": [1.2.3 4.5.6]}"#,
+        "{\"v\": 1.2.3\n beta, \"n\": 1}",
+        "{\"a\": 1.2.3\n \"b\": 2}",
+        "[1.2.3\n 4]",
+        "{\"a\": 1.2.3\r\n}",
+        "{\"a\": 2024-01-15T10:00:00Z, \"b\": 1}",
+        "{\"a\": 1.2.3.}",
+        "{\"a\": 1-2-3-, \"b\": -7-}",
+    ] {
+        let fin = final_value(text).unwrap_or_else(|| panic!("{text:?}: must repair"));
+        check_chunks(text, text, &every_byte(text), Some(&fin));
+    }
+}
+
+/// Every literal the engine knows streams as it reads it: `TRUE`, `NULL`, `nil`, and the
+/// non-finite numbers (`+Infinity`, `nan`, `-inf`) as the policy says.
+#[test]
+fn every_literal_spelling_streams() {
+    stream_to_their_final_values(&[
+        "{\"a\": TRUE, \"b\": FALSE, \"c\": NULL, \"d\": Null, \"e\": nil}",
+        "[TRUE, NULL, nil]",
+        "{\"a\": +Infinity, \"b\": nan, \"c\": inf, \"d\": -inf}",
+        "[+Infinity, nan, -inf]",
+    ]);
+    for non_finite in [NonFinite::String, NonFinite::Null] {
+        let options = Options {
+            non_finite,
+            ..Options::default()
+        };
+        let text = "{\"a\": +Infinity, \"b\": [nan, -inf], \"c\": 1}";
+        let mut r = Repairer::with_options(options.clone());
+        for c in text.chars() {
+            r.push(c.encode_utf8(&mut [0u8; 4]));
+        }
+        assert!(!r.is_frozen(), "{non_finite:?}");
+        let fin = jsonheal::repair_with(text, &options).map(|fixed| fixed.text);
+        let fin: Value = serde_json::from_str(&fin.unwrap_or_default()).unwrap_or_default();
+        assert_eq!(r.snapshot(), Some(fin), "{non_finite:?}");
+    }
 }
