@@ -4265,6 +4265,9 @@ fn bare_member_string(b: &[u8], start: usize) -> Option<Option<BareEnd>> {
             // After a space, `//`, `/*` and `#` may start a comment; elsewhere they are
             // content (`https://x.org/#top`).
             b'/' | b'#' if !is_space(b[e - 1]) => e += 1,
+            // `C:\Users\me`: a bare path's backslashes are content to the engine (one
+            // before a quote is left to it).
+            b'\\' if *b.get(e + 1)? != b'"' => e += 1,
             b',' | b'}' => break,
             // `"sentiment": negative", "score": …`: a value that lost its opening quote
             // (the engine's `value_lost_opening_quote`), when its words hold no structure

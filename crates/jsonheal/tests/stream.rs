@@ -1671,7 +1671,19 @@ fn bare_words_as_a_members_value() {
         "{\"x\": hello world\t, \"y\": \"z\"}",
         "{\"url\": https://example.com/a?b=1&c=%20#top, \"file\": src/lib.rs}\n",
         "{\"who\": a+b@c.d, \"n\": 1}",
+        "{\"path\": C:\\Users\\me\\new, \"n\": 1}\n",
+        "{\"path\": C:\\Program Files\\x\\, \"n\": 1}\n",
     ]);
+    for text in [
+        "{\"p\": C:\\x\\\"y, \"n\": 1}",
+        "{\"p\": C:\\x\\\\\", \"n\": 1}",
+        "{\"p\": C:\\Users\\a\"b, \"n\": 1}",
+        "{\"p\": a\\u0041, \"n\": 1}",
+        "{\"p\": C:\\x}",
+    ] {
+        let fin = final_value(text).unwrap_or_else(|| panic!("{text:?}: must repair"));
+        check_chunks(text, text, &every_byte(text), Some(&fin));
+    }
     freeze_when_pushed_whole(&[
         "{\"a\": true story, \"b\": 1}",
         "{\"a\": word, 2, 3]}\n",
