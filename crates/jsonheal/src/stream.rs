@@ -2647,13 +2647,21 @@ impl Parser {
             match c {
                 ':' => {
                     self.pos += i + 1;
-                    let key = self.arena.get(self.key_start..).unwrap_or_default();
-                    let trimmed = key.trim_end().len();
-                    self.arena.truncate(self.key_start + trimmed);
-                    if trimmed == 0 || !self.complete_key() {
+                    if !self.end_bare_key() {
                         return self.freeze();
                     }
                     self.mode = Mode::MemberValue;
+                    return Step::Go;
+                }
+                // `{host = "localhost"}`, `{a => 1}`: `=` ends the key, and `Colon` reads
+                // it (or `=>`) as the colon, as the engine's `step_colon` does.
+                '=' => {
+                    self.pos += i;
+                    if !self.end_bare_key() {
+                        return self.freeze();
+                    }
+                    self.repaired = true;
+                    self.mode = Mode::Colon;
                     return Step::Go;
                 }
                 c if c.is_alphanumeric() || matches!(c, '_' | '$' | '-' | '.' | ' ' | '\t') => {
@@ -2682,10 +2690,7 @@ impl Parser {
                     if c == '[' || c == '{' || self.arena.ends_with([' ', '\t']) =>
                 {
                     self.pos += i;
-                    let key = self.arena.get(self.key_start..).unwrap_or_default();
-                    let trimmed = key.trim_end().len();
-                    self.arena.truncate(self.key_start + trimmed);
-                    if trimmed == 0 || !self.complete_key() {
+                    if !self.end_bare_key() {
                         return self.freeze();
                     }
                     self.repaired = true;
@@ -2725,6 +2730,15 @@ impl Parser {
         }
         self.pos = text.len();
         Step::Go
+    }
+
+    /// The bare key read into the arena ends here: its trailing layout is dropped and it
+    /// is recorded as complete; false for an empty key or a duplicate.
+    fn end_bare_key(&mut self) -> bool {
+        let key = self.arena.get(self.key_start..).unwrap_or_default();
+        let trimmed = key.trim_end().len();
+        self.arena.truncate(self.key_start + trimmed);
+        trimmed > 0 && self.complete_key()
     }
 
     /// At the quote (`pos`) right after the bare word read into the arena as a key, which no
@@ -3962,6 +3976,18 @@ fn key_follows(b: &[u8], k: usize) -> Option<bool> {
             // `u'name': …`: a key with a Python string prefix.
             if is_python_prefix(&b[k..m]) {
                 return key_follows(b, m);
+            }
+        }
+        if *b.get(m)? == b'=' && m > k + 1 && b[m - 1] == b' ' {
+            // `host = "x"` first on its line, `port => 1`: `=` for the colon (the
+            // engine's `equals_for_colon`).
+            let next = *b.get(m + 1)?;
+            let one_word = b[k..m]
+                .iter()
+                .position(|&c| c == b' ')
+                .is_none_or(|w| b[k + w..m].iter().all(|&c| c == b' '));
+            if next == b'>' || (next != b'=' && one_word && crate::repair::first_on_line(b, k)) {
+                return Some(true);
             }
         }
         if *b.get(m)? != b':' {

@@ -1481,6 +1481,10 @@ fn lost_colons_values_and_key_quotes() {
         "{\"name\" \"run\", \"n\": 1}",
         "{\"a\" 1, \"b\" true, \"c\" -2, \"d\" [1], \"e\" {\"f\" null}}",
         "{\"a\" = 1, \"b\" => \"x\", \"c\"：3}",
+        // Bare keys with `=` (TOML, HCL) or `=>` (Perl, PHP) for the colon.
+        "{\n  host = \"localhost\",\n  port = 8080,\n  tls=true\n}",
+        "{a => 1, b=>[2], c = {d = \"e\"}}",
+        "{status=\"active\"}",
         "{\"a\": , \"b\": 2, \"c\": }",
         "{\"a\":,\"b\": /* none */ , \"c\": [{\"d\":}]}",
         "{\"x\" }",

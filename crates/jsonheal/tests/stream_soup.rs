@@ -85,6 +85,8 @@ const TOKENS: &[&str] = &[
     "12.",
     "r'\\d'",
     "C:\\Users\\me",
+    "\nhost = ",
+    "a=>",
     "+1",
     ".5",
     "NaN",
