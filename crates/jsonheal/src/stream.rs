@@ -1539,9 +1539,10 @@ impl Parser {
                     self.pos += 1;
                     Step::Go
                 }
-                // `"status": success,`, `"answer": Paris}`: a bare string as a member's value.
-                _ if self.mode == Mode::MemberValue && b.is_ascii_alphabetic() => {
-                    match bare_member_string(bytes, self.pos) {
+                // `"status": success,`, `"answer": Paris}`, `[red, green]`: a bare string
+                // as a member's value or an element.
+                _ if b.is_ascii_alphabetic() => {
+                    match bare_member_string(bytes, self.pos, self.mode == Mode::Element) {
                         None => Step::Wait,
                         Some(Some(BareEnd::Token(token_end))) => {
                             self.bare_string(text, token_end, token_end)
@@ -2933,8 +2934,9 @@ impl Parser {
             self.arena.get(self.word_start..).unwrap_or_default()
         };
         let token_ends = matches!(next, b',' | b'}' | b']' | b'\n' | b'\r');
-        if token_ends && word.strip_suffix('.').is_some_and(is_json_number) {
-            // `12.`: a number with a trailing dot, which the engine drops.
+        if token_ends && word.strip_suffix('.').is_some_and(is_json_integer) {
+            // `12.`: an integer with a trailing dot, which the engine drops (`1.5.` and
+            // `1e3.` are strings to it).
             if whole {
                 self.arena.push_str(&piece[..piece.len() - 1]);
             } else {
@@ -4264,8 +4266,10 @@ fn words_to_a_quote(b: &[u8], j: usize) -> Option<bool> {
 /// or non-finite number, and no quote later on the line may make it a string that lost
 /// its opening quote (`value_lost_opening_quote`). `Some(Some(end))`: such a string, its
 /// spaces trimmed, ends at `end`; `Some(None)`: something else; `None` while the text
-/// cannot tell.
-fn bare_member_string(b: &[u8], start: usize) -> Option<Option<BareEnd>> {
+/// cannot tell. `element`: an array's element (`[red, green]`), which ends at a `,` or
+/// `]` and holds no `:` (a key, of the object around the array or of one in it that lost
+/// its `{`, to the engine) and no quote (the engine's call).
+fn bare_member_string(b: &[u8], start: usize, element: bool) -> Option<Option<BareEnd>> {
     let limit = start + LOOKAHEAD;
     let mut e = start;
     while b.get(e)?.is_ascii_alphabetic() {
@@ -4282,11 +4286,27 @@ fn bare_member_string(b: &[u8], start: usize) -> Option<Option<BareEnd>> {
     if b[word] == b':' && matches!(*b.get(word + 1)?, b' ' | b'\t') {
         return Some(None);
     }
+    let (closer, other_closer) = if element { (b']', b'}') } else { (b'}', b']') };
     loop {
         if e >= limit {
             return Some(None);
         }
         match *b.get(e)? {
+            b':' | b'"' if element => return Some(None),
+            // `[\n  red,\n  green\n]`: the engine's bare token ends at a line break; an
+            // element's then, when a `,` or the `]` comes next.
+            b'\n' | b'\r' if element => {
+                let mut n = e;
+                while n < limit && is_space(*b.get(n)?) {
+                    n += 1;
+                }
+                if n < limit && matches!(b[n], b',' | b']') {
+                    break;
+                }
+                return Some(None);
+            }
+            c if c == other_closer => return Some(None),
+            c if c == b',' || c == closer => break,
             c if c.is_ascii_alphanumeric() || b"_.- \t:?=&%@+~!*;$^|".contains(&c) => e += 1,
             // After a space, `//`, `/*` and `#` may start a comment; elsewhere they are
             // content (`https://x.org/#top`).
@@ -4294,7 +4314,6 @@ fn bare_member_string(b: &[u8], start: usize) -> Option<Option<BareEnd>> {
             // `C:\Users\me`: a bare path's backslashes are content to the engine (one
             // before a quote is left to it).
             b'\\' if *b.get(e + 1)? != b'"' => e += 1,
-            b',' | b'}' => break,
             // `"sentiment": negative", "score": …`: a value that lost its opening quote
             // (the engine's `value_lost_opening_quote`), when its words hold no structure
             // (no `:` here, which the others cannot be) and the quote follows a word:
@@ -4329,7 +4348,7 @@ fn bare_member_string(b: &[u8], start: usize) -> Option<Option<BareEnd>> {
             _ => k += 1,
         }
     }
-    if b[e] == b',' && !comma_then_member(b, e + 1, After::Word)? {
+    if !element && b[e] == b',' && !comma_then_member(b, e + 1, After::Word)? {
         return Some(None);
     }
     Some(Some(BareEnd::Token(token_end)))
@@ -4671,8 +4690,8 @@ fn classify(word: &str, non_finite: NonFinite) -> Option<(Kind, bool)> {
     })
 }
 
-/// A word of digits, dots and dashes that starts like a number but is none, nor one with a
-/// trailing dot (`1.` is 1 to the engine): `1.2.3`, `2024-01-15`, `007`, `10-20`. The
+/// A word of digits, dots and dashes that starts like a number but is none, nor an integer
+/// with a trailing dot (`1.` is 1 to the engine): `1.2.3`, `2024-01-15`, `007`, `10-20`. The
 /// engine reads it as a bare string when a separator ends it.
 fn is_numeric_bare_string(word: &str) -> bool {
     let b = word.as_bytes();
@@ -4682,7 +4701,13 @@ fn is_numeric_bare_string(word: &str) -> bool {
             .iter()
             .all(|&c| c.is_ascii_digit() || c == b'.' || c == b'-')
         && !is_json_number(word)
-        && !word.strip_suffix('.').is_some_and(is_json_number)
+        && !word.strip_suffix('.').is_some_and(is_json_integer)
+}
+
+/// A JSON number with no fraction or exponent: `-?(0|[1-9][0-9]*)`.
+fn is_json_integer(s: &str) -> bool {
+    let digits = s.strip_prefix('-').unwrap_or(s).as_bytes();
+    !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) && is_json_number(s)
 }
 
 /// RFC 8259 `number`: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.

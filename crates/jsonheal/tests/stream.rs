@@ -1834,6 +1834,7 @@ fn numeric_bare_strings_stream() {
         r#"{"d": 2024-01-15, "range": [10-20, 0.1.2, -1.2.3]}"#,
         "[\n  1.2.3,\n  4.5.6\n]",
         r#"{"a": 12., "b": [-0., 3.], "c": 0.}"#,
+        r#"{"a": 1.5., "b": [0.5.], "c": 00.}"#,
         "[1.,\n 2.\n]",
     ]);
     for text in [
@@ -1848,6 +1849,7 @@ fn numeric_bare_strings_stream() {
         "{\"a\": 2024-01-15T10:00:00Z, \"b\": 1}",
         "{\"a\": 1.2.3.}",
         "{\"a\": 1-2-3-, \"b\": -7-}",
+        "{\"a\": [1e3., -1.5e312.]}",
     ] {
         let fin = final_value(text).unwrap_or_else(|| panic!("{text:?}: must repair"));
         check_chunks(text, text, &every_byte(text), Some(&fin));
@@ -1878,5 +1880,45 @@ fn every_literal_spelling_streams() {
         let fin = jsonheal::repair_with(text, &options).map(|fixed| fixed.text);
         let fin: Value = serde_json::from_str(&fin.unwrap_or_default()).unwrap_or_default();
         assert_eq!(r.snapshot(), Some(fin), "{non_finite:?}");
+    }
+}
+
+/// Bare words as an array's elements (`[red, green]`, `{"tags": [alpha beta, gamma]}`)
+/// stream as the strings the engine writes, once the `,` or `]` after them shows they are
+/// whole and no quote later on their line makes them a string that lost its opening one
+/// (`[red, green, blue"]` is one string to the engine): so a one-line array shows them at
+/// its line's end. A colon or a quote in them (a key, a string that lost a quote) is left
+/// to `finish`, as is a word that a line break ends.
+#[test]
+fn bare_words_as_elements() {
+    stream_to_their_final_values(&[
+        "[red, green, blue]\n",
+        "{\"tags\": [alpha beta, gamma], \"n\": 1}\n",
+        "{\"c\": [x, \"y\", 3, z-1.2, a_b]}\n",
+        "[[one, two], [three]]\n",
+        "[\n  red,\n  green\n]",
+    ]);
+    let mut r = Repairer::new();
+    r.push("{\"a\": [\n  red,\n  gre");
+    assert_eq!(r.snapshot(), Some(serde_json::json!({"a": ["red"]})));
+    for text in [
+        "[red, \"b\": 1]",
+        "{\"a\": [red, count: 2}",
+        "[red\", \"x\"]",
+        "[red\n green]",
+        "[true story, x]",
+        "[f(x), y]",
+        "[red, green}",
+        "{\"a\": [x, y}, \"b\": 1}",
+        "[u'x', y]",
+        "[see: this, x]",
+        "[red // c\n, x]",
+        "[nan, inf, x]",
+        "[red, green, blue\"]",
+        "[red, green, \"blue\"]",
+        "[a, b\"]}",
+    ] {
+        let fin = final_value(text).unwrap_or_else(|| panic!("{text:?}: must repair"));
+        check_chunks(text, text, &every_byte(text), Some(&fin));
     }
 }
