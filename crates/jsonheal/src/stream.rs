@@ -12,13 +12,17 @@
 //! whole, as strict JSON, within a push appears whole, in one event. The repairs that are
 //! certain while streaming are applied at once: single-quoted, backtick and typographic
 //! (`“name”`, `‘name’`) strings, unquoted keys and keys that lost their opening quote (`model": 1`), lost
-//! colons (`"name" "run"`, `=`, `=>`, `：`), members with no value (`"a": ,` is null),
-//! `//` `/* */` `#` comments, Python literals and string prefixes (`u'name'`), trailing commas, invalid escapes, ellipses
+//! colons (`"name" "run"`, `=`, `=>`, `：`, and bare keys' `host = "x"`), members with no value (`"a": ,` is null),
+//! `//` `/* */` `#` comments, Python literals and string prefixes (`u'name'`; a raw string,
+//! `r'\d'`, is left to `finish`), trailing commas, invalid escapes, ellipses
 //! (`[1, 2, ...]`), string concatenation (`"a" + "b"`), apostrophes in single-quoted words
 //! (`'don't'`), a document that lost its `{` (`"name": "Ada", …}`), and prose, code fences
-//! and reasoning blocks (`<think>`…) before the value. A member's value in bare words
-//! (`"status": success,`) appears whole once what ends it and the rest of its line show
-//! the engine reads it as a string. So do, as the engine reads them: a document whose
+//! and reasoning blocks (`<think>`…) before the value. A member's value or an element in
+//! bare words (`"status": success,`, `[red, green]`, a bare path `C:\Users\me`) appears
+//! whole once what ends it and the rest of its line show the engine reads it as a string;
+//! so do bare version numbers, dates and addresses (`1.2.3`, `2024-01-15`,
+//! `192.168.1.10`) once a separator ends them, and every literal spelling the engine knows
+//! (`TRUE`, `NULL`, `nil`, `+Infinity`, `nan`). So do, as the engine reads them: a document whose
 //! quotes are all escaped (`{\"name\": \"Ada\"}`, unescaped once from its first bracket
 //! on); a string value that lost its closing quote before the next key (`"role": "designer,
 //! "skills": []`); keys that lost their closing quote to their colon (`{"tool: "bash"}`),
