@@ -4297,17 +4297,26 @@ fn bare_member_string(b: &[u8], start: usize, element: bool) -> Option<Option<Ba
         }
         match *b.get(e)? {
             b':' | b'"' if element => return Some(None),
-            // `[\n  red,\n  green\n]`: the engine's bare token ends at a line break; an
-            // element's then, when a `,` or the `]` comes next.
-            b'\n' | b'\r' if element => {
+            // `[\n  red,\n  green\n]`, `"name": Ada\n}`: the engine's bare token ends at a
+            // line break; the value's then, when a `,` or the closer comes next (in an
+            // object, a `,` that a member follows).
+            b'\n' | b'\r' => {
                 let mut n = e;
                 while n < limit && is_space(*b.get(n)?) {
                     n += 1;
                 }
-                if n < limit && matches!(b[n], b',' | b']') {
-                    break;
+                if n >= limit {
+                    return Some(None);
                 }
-                return Some(None);
+                let ends = match b[n] {
+                    c if c == closer => true,
+                    b',' => element || comma_then_member(b, n + 1, After::Word)?,
+                    _ => false,
+                };
+                if !ends {
+                    return Some(None);
+                }
+                break;
             }
             c if c == other_closer => return Some(None),
             c if c == b',' || c == closer => break,

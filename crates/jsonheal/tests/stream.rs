@@ -1677,6 +1677,9 @@ fn bare_words_as_a_members_value() {
         "{\"who\": a+b@c.d, \"n\": 1}",
         "{\"path\": C:\\Users\\me\\new, \"n\": 1}\n",
         "{\"path\": C:\\Program Files\\x\\, \"n\": 1}\n",
+        // A line break ends the words too.
+        "{\n  \"name\": Ada Lovelace\n  , \"lang\": en\n}",
+        "{\"a\": {\"b\": x\n}, \"c\": y\n}",
     ]);
     for text in [
         "{\"p\": C:\\x\\\"y, \"n\": 1}",
@@ -1684,6 +1687,10 @@ fn bare_words_as_a_members_value() {
         "{\"p\": C:\\Users\\a\"b, \"n\": 1}",
         "{\"p\": a\\u0041, \"n\": 1}",
         "{\"p\": C:\\x}",
+        "{\"a\": x\n \"b\": 1}",
+        "{\"a\": x\n, 2, 3]}",
+        "{\"a\": x\n y, \"b\": 1}",
+        "{\"a\": x\n]",
     ] {
         let fin = final_value(text).unwrap_or_else(|| panic!("{text:?}: must repair"));
         check_chunks(text, text, &every_byte(text), Some(&fin));
