@@ -21,8 +21,8 @@
 //! bare words (`"status": success,`, `[red, green]`, a bare path `C:\Users\me`) appears
 //! whole once what ends it and the rest of its line show the engine reads it as a string;
 //! so do bare version numbers, dates and addresses (`1.2.3`, `2024-01-15`,
-//! `192.168.1.10`) once a separator ends them, and every literal spelling the engine knows
-//! (`TRUE`, `NULL`, `nil`, `+Infinity`, `nan`). So do, as the engine reads them: a document whose
+//! `192.168.1.10`) and `nan`, `+Infinity`, once a separator ends them and their line has
+//! ended, and every other literal spelling the engine knows (`TRUE`, `NULL`, `nil`). So do, as the engine reads them: a document whose
 //! quotes are all escaped (`{\"name\": \"Ada\"}`, unescaped once from its first bracket
 //! on); a string value that lost its closing quote before the next key (`"role": "designer,
 //! "skills": []`); keys that lost their closing quote to their colon (`{"tool: "bash"}`),
@@ -2938,6 +2938,23 @@ impl Parser {
             self.arena.get(self.word_start..).unwrap_or_default()
         };
         let token_ends = matches!(next, b',' | b'}' | b']' | b'\n' | b'\r');
+        // A token the engine reads only after its look for a value that lost its opening
+        // quote (`[1-, x"]` is one string to it): no such quote may come later on the line.
+        if token_ends
+            && (is_numeric_bare_string(word)
+                || matches!(word, "nan" | "inf" | "-inf" | "+Infinity" | "-Infinity"))
+        {
+            match quote_ends_lost_opening(bytes, end, (end - word.len().min(end)) + LOOKAHEAD) {
+                None => {
+                    if whole {
+                        self.arena.push_str(piece);
+                    }
+                    return Step::Wait;
+                }
+                Some(true) => return self.freeze(),
+                Some(false) => {}
+            }
+        }
         if token_ends && word.strip_suffix('.').is_some_and(is_json_integer) {
             // `12.`: an integer with a trailing dot, which the engine drops (`1.5.` and
             // `1e3.` are strings to it).
@@ -4345,26 +4362,32 @@ fn bare_member_string(b: &[u8], start: usize, element: bool) -> Option<Option<Ba
     if matches!(&b[start..token_end], b"nan" | b"inf") {
         return Some(None);
     }
-    // The engine's look for a quote that ends a value which lost its opening one: the
-    // first `"` on the line, escapes skipped, within the look-ahead. One right after
-    // spaces opens something else.
-    let mut k = e;
-    loop {
-        if k >= limit {
-            break;
-        }
-        match *b.get(k)? {
-            b'\n' | b'\r' => break,
-            b'"' if is_space(b[k - 1]) => break,
-            b'"' => return Some(None),
-            b'\\' => k += 2,
-            _ => k += 1,
-        }
+    if quote_ends_lost_opening(b, e, limit)? {
+        return Some(None);
     }
     if !element && b[e] == b',' && !comma_then_member(b, e + 1, After::Word)? {
         return Some(None);
     }
     Some(Some(BareEnd::Token(token_end)))
+}
+
+/// The engine's look for a quote that ends a value which lost its opening one
+/// (`value_lost_opening_quote`), from `b[k]`: the first `"` on the line, escapes skipped,
+/// before `limit`. One right after spaces opens something else. Whether there is such a
+/// quote; `None` while the line goes on past the text.
+fn quote_ends_lost_opening(b: &[u8], mut k: usize, limit: usize) -> Option<bool> {
+    loop {
+        if k >= limit {
+            return Some(false);
+        }
+        match *b.get(k)? {
+            b'\n' | b'\r' => return Some(false),
+            b'"' if k > 0 && is_space(b[k - 1]) => return Some(false),
+            b'"' => return Some(true),
+            b'\\' => k += 2,
+            _ => k += 1,
+        }
+    }
 }
 
 /// The `Number` of valid JSON number text, as serde_json reads it within a document.

@@ -1830,18 +1830,20 @@ fn a_bare_key_whose_value_is_a_comma_string() {
 
 /// Version numbers, dates, addresses and zero-padded codes written bare (`1.2.3`,
 /// `2024-01-15`, `192.168.1.10`, `007`) are strings to the engine: the stream shows each once
-/// the separator after it shows that it is whole. A word that a space follows may go on
+/// the separator after it shows that it is whole and no quote later on its line makes the
+/// engine read it as part of a string that lost its opening quote (so a one-line document
+/// shows it at the line's end). A word that a space follows may go on
 /// (`1.2.3 beta`): that is left as before. `12.` is the number 12 to the engine, and so
 /// to the stream.
 #[test]
 fn numeric_bare_strings_stream() {
     stream_to_their_final_values(&[
-        r#"{"version": 1.2.3}"#,
-        r#"{"ip": 192.168.1.10, "port": 8080, "zip": 02134}"#,
-        r#"{"d": 2024-01-15, "range": [10-20, 0.1.2, -1.2.3]}"#,
+        "{\"version\": 1.2.3}\n",
+        "{\"ip\": 192.168.1.10, \"port\": 8080, \"zip\": 02134}\n",
+        "{\"d\": 2024-01-15, \"range\": [10-20, 0.1.2, -1.2.3]}\n",
         "[\n  1.2.3,\n  4.5.6\n]",
         r#"{"a": 12., "b": [-0., 3.], "c": 0.}"#,
-        r#"{"a": 1.5., "b": [0.5.], "c": 00.}"#,
+        "{\"a\": 1.5., \"b\": [0.5.], \"c\": 00.}\n",
         "[1.,\n 2.\n]",
     ]);
     for text in [
@@ -1857,6 +1859,14 @@ fn numeric_bare_strings_stream() {
         "{\"a\": 1.2.3.}",
         "{\"a\": 1-2-3-, \"b\": -7-}",
         "{\"a\": [1e3., -1.5e312.]}",
+        // A quote later on the line may make the engine read it all as a string that lost
+        // its opening quote (a fuzz find: `[1-, … ]\ft", "`).
+        "[1-, {name: 'Ad-.--a', tags:0]\\ft\", \"",
+        "[1-, x\"]",
+        "[nan, x\"]",
+        "[+Infinity, x\"]",
+        "{\"a\": 1.2.3, \"b\": x\"}",
+        "[1.2.3, \"x\"]\n",
     ] {
         let fin = final_value(text).unwrap_or_else(|| panic!("{text:?}: must repair"));
         check_chunks(text, text, &every_byte(text), Some(&fin));
@@ -1864,21 +1874,22 @@ fn numeric_bare_strings_stream() {
 }
 
 /// Every literal the engine knows streams as it reads it: `TRUE`, `NULL`, `nil`, and the
-/// non-finite numbers (`+Infinity`, `nan`, `-inf`) as the policy says.
+/// non-finite numbers (`+Infinity`, `nan`, `-inf`) as the policy says, those the engine
+/// reads only after its look for a lost opening quote once their line has ended.
 #[test]
 fn every_literal_spelling_streams() {
     stream_to_their_final_values(&[
         "{\"a\": TRUE, \"b\": FALSE, \"c\": NULL, \"d\": Null, \"e\": nil}",
         "[TRUE, NULL, nil]",
-        "{\"a\": +Infinity, \"b\": nan, \"c\": inf, \"d\": -inf}",
-        "[+Infinity, nan, -inf]",
+        "{\"a\": +Infinity, \"b\": nan, \"c\": inf, \"d\": -inf}\n",
+        "[+Infinity, nan, -inf]\n",
     ]);
     for non_finite in [NonFinite::String, NonFinite::Null] {
         let options = Options {
             non_finite,
             ..Options::default()
         };
-        let text = "{\"a\": +Infinity, \"b\": [nan, -inf], \"c\": 1}";
+        let text = "{\"a\": +Infinity, \"b\": [nan, -inf], \"c\": 1}\n";
         let mut r = Repairer::with_options(options.clone());
         for c in text.chars() {
             r.push(c.encode_utf8(&mut [0u8; 4]));
