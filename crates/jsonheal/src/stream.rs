@@ -2938,24 +2938,9 @@ impl Parser {
             self.arena.get(self.word_start..).unwrap_or_default()
         };
         let token_ends = matches!(next, b',' | b'}' | b']' | b'\n' | b'\r');
-        // A token the engine reads only after its look for a value that lost its opening
-        // quote (`[1-, x"]` is one string to it): no such quote may come later on the line.
-        if token_ends
-            && (is_numeric_bare_string(word)
-                || matches!(word, "nan" | "inf" | "-inf" | "+Infinity" | "-Infinity"))
+        let classified = classify(word, self.non_finite);
+        if classified.is_none() && token_ends && word.strip_suffix('.').is_some_and(is_json_integer)
         {
-            match quote_ends_lost_opening(bytes, end, (end - word.len().min(end)) + LOOKAHEAD) {
-                None => {
-                    if whole {
-                        self.arena.push_str(piece);
-                    }
-                    return Step::Wait;
-                }
-                Some(true) => return self.freeze(),
-                Some(false) => {}
-            }
-        }
-        if token_ends && word.strip_suffix('.').is_some_and(is_json_integer) {
             // `12.`: an integer with a trailing dot, which the engine drops (`1.5.` and
             // `1e3.` are strings to it).
             if whole {
@@ -2974,9 +2959,25 @@ impl Parser {
         }
         // `1.2.3`, `2024-01-15`, `192.168.1.10`, `007` right before a separator or a line
         // break, where the engine's bare token ends: a bare string to the engine.
-        let numeric_string =
-            || (token_ends && is_numeric_bare_string(word)).then_some((Kind::Str, false));
-        let Some((kind, json)) = classify(word, self.non_finite).or_else(numeric_string) else {
+        let numeric_string = classified.is_none() && token_ends && is_numeric_bare_string(word);
+        // It, and a non-finite word the engine has no literal for, the engine reads only
+        // after its look for a value that lost its opening quote (`[1-, x"]` is one string
+        // to it): no such quote may come later on the line.
+        if numeric_string
+            || (token_ends && matches!(word, "nan" | "inf" | "-inf" | "+Infinity" | "-Infinity"))
+        {
+            match quote_ends_lost_opening(bytes, end, (end - word.len().min(end)) + LOOKAHEAD) {
+                None => {
+                    if whole {
+                        self.arena.push_str(piece);
+                    }
+                    return Step::Wait;
+                }
+                Some(true) => return self.freeze(),
+                Some(false) => {}
+            }
+        }
+        let Some((kind, json)) = classified.or(numeric_string.then_some((Kind::Str, false))) else {
             return self.freeze();
         };
         self.repaired |= !json;
