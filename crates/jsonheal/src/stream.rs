@@ -2658,17 +2658,6 @@ impl Parser {
                     self.mode = Mode::MemberValue;
                     return Step::Go;
                 }
-                // `{host = "localhost"}`, `{a => 1}`: `=` ends the key, and `Colon` reads
-                // it (or `=>`) as the colon, as the engine's `step_colon` does.
-                '=' => {
-                    self.pos += i;
-                    if !self.end_bare_key() {
-                        return self.freeze();
-                    }
-                    self.repaired = true;
-                    self.mode = Mode::Colon;
-                    return Step::Go;
-                }
                 c if c.is_alphanumeric() || matches!(c, '_' | '$' | '-' | '.' | ' ' | '\t') => {
                     self.arena.push(c);
                 }
@@ -2690,9 +2679,10 @@ impl Parser {
                 }
                 // `{name "Ada"}`, `{tags [1]}`: a bracket, or a quote after a space, ends
                 // the key, which lost its colon: it opens the value (the engine's
-                // `parse_unquoted_key`, then `step_colon`).
-                '"' | '\'' | '[' | '{'
-                    if c == '[' || c == '{' || self.arena.ends_with([' ', '\t']) =>
+                // `parse_unquoted_key`, then `step_colon`). `{host = "x"}`, `{a => 1}`: `=`
+                // ends the key too, and `Colon` reads it (or `=>`) as the colon.
+                '"' | '\'' | '[' | '{' | '='
+                    if (c != '"' && c != '\'') || self.arena.ends_with([' ', '\t']) =>
                 {
                     self.pos += i;
                     if !self.end_bare_key() {
