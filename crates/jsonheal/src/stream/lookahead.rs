@@ -1,3 +1,52 @@
+//! The stream's look-ahead helpers: free functions of the bytes that have arrived and a
+//! position, answering `Some(..)` once the text decides and `None` while it cannot tell (the
+//! stream then waits). Each re-implements a look-ahead judgement of the one-shot engine
+//! (`crate::repair`, its `Parser` methods unless noted); a later step replaces each with one
+//! shared `rules::` function. Stream helper → the engine rule it mirrors:
+//!
+//! - `call_arg_at` → `Parser::bare_document` (a text that is one call: `callback({`)
+//! - `bare_key_at` → `Parser::bare_document` (a document that lost its `{`: `name: …`)
+//! - `fenced_scalar_start` → `Parser::fenced_scalar_at`
+//! - `key_closer_later` → `Parser::key_closer_later`
+//! - `double_quote_closes_value` → `Parser::double_quote_closes` (with `skip_layout_ahead`)
+//! - `template_placeholder_at` → `repair::template_placeholder`, already shared; only the
+//!   "cannot tell yet" part is the stream's own
+//! - `object_at_text_start` → `Parser::object_at_text_start`
+//! - `plausible_container` → `Parser::plausible_container`
+//! - `word_after_quoted` → `Parser::key_follows` (a quoted word with a word right after
+//!   its closing quote is no key)
+//! - `elements_then_array_closer` → `Parser::elements_then_array_closer`, through the shared
+//!   `repair::elements_then_array_closer_at`
+//! - `value_starts_at` → `Parser::value_starts_at`
+//! - `typographic_may_close` → `Parser::typographic_close_at` / `typographic_closes`
+//! - `quote_after_closers` → `Parser::closing_quote_after_closers`
+//! - `windows_path` → `Parser::parse_string`'s Windows-path test and
+//!   `Parser::invalid_escape_ahead`
+//! - `ellipsis_then_colon` → no function of its own: the engine's reading of an ellipsis
+//!   and a colon after an array's string element (`Parser::step_after` drops the ellipsis)
+//! - `key_follows` → `Parser::key_follows`
+//! - `lost_opening_quote_ends` → `Parser::value_lost_opening_quote` (what must follow the
+//!   quote)
+//! - `key_without_colon_at` → `Parser::key_without_colon_at`
+//! - `key_end_follows` → `Parser::key_follows` (after a quoted key: a colon or a lost one)
+//! - `words_to_a_quote` → `Parser::key_follows` (the words it does not take for a key)
+//! - `bare_member_string` → `Parser::parse_bare_value` / `write_bare`, with
+//!   `Parser::bare_key_at_value` and `Parser::value_lost_opening_quote`
+//! - `quote_ends_lost_opening` → `Parser::value_lost_opening_quote` (the look for the quote)
+//! - `comma_then_member` → `Parser::value_string_end`'s comma case; after a number, the
+//!   engine's key reading and `Parser::thousands_groups`
+//! - `key_without_closing_quote_at` → `Parser::key_without_closing_quote_at`
+//!
+//! Copies of the engine's facts kept elsewhere in the stream: in `bytes`, `LOOKAHEAD` and
+//! `FULL_WIDTH_COLON` (the engine's constants), `is_space` (`is_ws`), `is_ident_start`,
+//! `is_ident`, `is_python_prefix` (`python_string_prefix`), `is_raw_prefix`,
+//! `typo_quote_at` (`typographic_quote`), `escape` / `unicode_escape` / `hex`
+//! (`Parser::parse_escape`, `Parser::parse_unicode_escape`, `hex4`); in `document`,
+//! `REASONING_TAGS` (`Parser::reasoning_block_end`'s list); in `strings`, `cuttable`
+//! (`Parser::parse_string`'s cut after a raw line break); in `words`,
+//! `is_numeric_bare_string` and `classify` (`Parser::parse_bare_value`, `literal_word`).
+//! `document::fence_value_start` is the one rule the engine already takes from the stream.
+
 use super::bytes::{
     is_ident, is_ident_start, is_python_prefix, is_space, quote_at, starts_with_partial,
     string_stop, typo_quote_at, ELLIPSIS, FULL_WIDTH_COLON, LOOKAHEAD,

@@ -103,6 +103,7 @@
 //! stream showed the object; and with [`crate::DuplicateKeys::Keep`] or `Last` a repeated
 //! key replaces a value already shown (the stream freezes there). Containers nested deeper
 //! than 512 levels (or `Options::max_depth`) freeze the stream.
+//!
 
 use crate::{repair_with, Error, Options, Repaired};
 use serde_json::Value;
