@@ -4,6 +4,9 @@
 
 use super::parser::Parser;
 use super::tree::{json_value, number, Kind, Node};
+// Only for the docs' links to `Repairer::events`.
+#[cfg(doc)]
+use super::Repairer;
 use serde_json::{Map, Value};
 
 /// One change to the partial value, addressed by a JSON pointer (RFC 6901; `""` is the root).
