@@ -190,7 +190,7 @@ fn key_end(b: &[u8], i: usize) -> Option<usize> {
 /// is strict JSON and holds no `'` and no typographic quote.
 fn string_value_end(b: &[u8], mut i: usize) -> Option<usize> {
     loop {
-        i += super::plain_stop::<true>(b.get(i..)?)?;
+        i += super::bytes::plain_stop::<true>(b.get(i..)?)?;
         match b[i] {
             b'"' => return Some(i + 1),
             b'\\' => i += escape_len(b.get(i..)?)?,
