@@ -82,24 +82,7 @@ fn layout(json: &str, indent: Option<&str>) -> String {
             }
             _ => {
                 // A number or literal: copy up to the next delimiter.
-                let end = b[i..]
-                    .iter()
-                    .position(|&c| {
-                        matches!(
-                            c,
-                            b' ' | b'\t'
-                                | b'\n'
-                                | b'\r'
-                                | b','
-                                | b':'
-                                | b'{'
-                                | b'}'
-                                | b'['
-                                | b']'
-                                | b'"'
-                        )
-                    })
-                    .map_or(b.len(), |n| i + n);
+                let end = lexeme_end(b, i);
                 out.push_str(json.get(i..end).unwrap_or_default());
                 i = end.max(i + 1);
             }
@@ -108,8 +91,22 @@ fn layout(json: &str, indent: Option<&str>) -> String {
     out
 }
 
+/// Just past the number or literal that starts at `b[start]`: the next delimiter, or the
+/// text's end.
+pub(crate) fn lexeme_end(b: &[u8], start: usize) -> usize {
+    b[start..]
+        .iter()
+        .position(|&c| {
+            matches!(
+                c,
+                b' ' | b'\t' | b'\n' | b'\r' | b',' | b':' | b'{' | b'}' | b'[' | b']' | b'"'
+            )
+        })
+        .map_or(b.len(), |n| start + n)
+}
+
 /// Just past the string that opens at `b[start]` (escapes honoured), or the text's end.
-fn string_end(b: &[u8], start: usize) -> usize {
+pub(crate) fn string_end(b: &[u8], start: usize) -> usize {
     let mut i = start + 1;
     while let Some(n) = memchr::memchr2(b'"', b'\\', &b[i.min(b.len())..]) {
         let at = i + n;
