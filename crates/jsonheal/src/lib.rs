@@ -17,8 +17,13 @@
 //! [`schema`] coerces and validates against a JSON Schema, [`stream`] repairs as the text
 //! arrives, and [`format`](mod@format) re-spaces JSON text without touching its numbers or strings.
 
+mod engine;
 mod error;
-mod repair;
+
+/// The engine's former path, kept only so that `stream` (being split on another branch)
+/// still resolves `crate::repair::NAME`. Temporary: a later step points the stream at
+/// `engine`, `rules` and `text` directly and removes this alias.
+use engine as repair;
 
 pub mod args;
 pub mod extract;
@@ -28,8 +33,8 @@ pub mod schema;
 pub mod stream;
 pub mod tool_input;
 
-pub use error::{Error, ErrorKind, Position};
-pub use repair::{
+pub use engine::{
     repair, repair_with, DuplicateKeys, Multiple, NonFinite, Options, Repair, RepairKind, Repaired,
 };
+pub use error::{Error, ErrorKind, Position};
 pub use schema::{heal, HealError, HealOptions, Healed, Schema};
