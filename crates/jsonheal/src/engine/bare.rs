@@ -5,8 +5,8 @@ use super::{NonFinite, RepairKind};
 use crate::error::{Error, ErrorKind};
 use crate::text::{
     closing_tags_to_end, is_ident_start, is_json_number, is_raw_prefix, is_ws, json_number_end,
-    literal_word, parse_number_like, python_string_prefix, quote_at, scan_number, utf8_len,
-    LOOKAHEAD,
+    literal_json, literal_word, non_finite_word, parse_number_like, python_string_prefix, quote_at,
+    scan_number, utf8_len, LOOKAHEAD,
 };
 use std::ops::Range;
 
@@ -637,29 +637,19 @@ impl Parser<'_> {
         span: Range<usize>,
         at_end: bool,
     ) -> Result<(), Error> {
-        let literal: Option<(&str, RepairKind)> = match tok {
-            b"true" => Some(("true", RepairKind::PythonLiteral)),
-            b"false" => Some(("false", RepairKind::PythonLiteral)),
-            b"null" => Some(("null", RepairKind::PythonLiteral)),
-            b"True" | b"TRUE" => Some(("true", RepairKind::PythonLiteral)),
-            b"False" | b"FALSE" => Some(("false", RepairKind::PythonLiteral)),
-            b"None" | b"none" | b"NULL" | b"Null" | b"nil" => {
-                Some(("null", RepairKind::PythonLiteral))
-            }
-            b"undefined" => Some(("null", RepairKind::Undefined)),
-            _ => None,
-        };
-        if let Some((text, kind)) = literal {
+        if let Some(text) = literal_json(tok) {
             if text.as_bytes() != tok {
+                let kind = if tok == b"undefined" {
+                    RepairKind::Undefined
+                } else {
+                    RepairKind::PythonLiteral
+                };
                 self.record(kind, span);
             }
             self.out.push_str(text);
             return Ok(());
         }
-        if matches!(
-            tok,
-            b"NaN" | b"nan" | b"Infinity" | b"-Infinity" | b"+Infinity" | b"inf" | b"-inf"
-        ) {
+        if non_finite_word(tok) {
             let start = span.start;
             self.record(RepairKind::NonFiniteNumber, span);
             match self.options.non_finite {

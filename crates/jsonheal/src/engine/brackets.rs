@@ -172,12 +172,7 @@ impl Parser<'_> {
     /// everything around it. In an array of arrays either `]` may be the extra one, so
     /// that is left alone.
     pub(super) fn early_array_closer(&mut self, after: usize) -> bool {
-        let parent = self
-            .stack
-            .len()
-            .checked_sub(2)
-            .and_then(|i| self.stack.get(i))
-            .map(|f| f.kind);
+        let parent = self.parent_kind();
         let b = self.src;
         // Most closers are followed by `]` or `}`, or sit in an array: decided cheaply.
         if after >= self.end
@@ -683,12 +678,7 @@ impl Parser<'_> {
             }
             return Ok(());
         }
-        let parent = self
-            .stack
-            .len()
-            .checked_sub(2)
-            .and_then(|i| self.stack.get(i))
-            .map(|f| f.kind);
+        let parent = self.parent_kind();
         if parent.is_some_and(|p| wanted(p) && self.continues_after(after, p)) {
             // `{"a": [1, 2}, "b": 3}`: the parent goes on after this closer, so it is the
             // wrong closer for the inner container, not the parent's own.

@@ -9,9 +9,10 @@ use crate::rules::{
 };
 use crate::stream::fence_value_start;
 use crate::text::{
-    comment_end, find_ignore_ascii_case, first_on_line, is_ident, is_ident_start, is_ws,
-    literal_word, parse_number_like, quote_at, scan_bare_word, template_placeholder,
-    typographic_quote, unescaped_byte, FULL_WIDTH_COLON, IDENT_OR_SPACE, LOOKAHEAD,
+    comment_end, fence_marker, find_ignore_ascii_case, first_on_line, is_ident, is_ident_start,
+    is_ws, literal_word, parse_number_like, quote_at, reasoning_opener, scan_bare_word,
+    template_placeholder, typographic_quote, unescaped_byte, FULL_WIDTH_COLON, IDENT_OR_SPACE,
+    LOOKAHEAD,
 };
 use std::ops::Range;
 
@@ -169,9 +170,7 @@ impl Parser<'_> {
                     continue;
                 }
             }
-            if (c == b'`' && b[i..].starts_with(b"```"))
-                || (c == b'~' && b[i..].starts_with(b"~~~"))
-            {
+            if matches!(c, b'`' | b'~') && fence_marker(&b[i..]).is_some() {
                 self.flush_skipped(&mut skipped_from, i);
                 let line_end = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |n| i + n + 1);
                 // A fence on one line (```` ```json {"a": 1}``` ````): the value starts
@@ -278,7 +277,7 @@ impl Parser<'_> {
                 .iter()
                 .position(|&c| c != b' ' && c != b'\t')
                 .map(|k| next + k);
-            if marker.is_some_and(|m| b[m..].starts_with(b"```") || b[m..].starts_with(b"~~~")) {
+            if marker.is_some_and(|m| fence_marker(&b[m..]).is_some()) {
                 end = next;
                 break;
             }
@@ -303,23 +302,12 @@ impl Parser<'_> {
     /// `<think>…</think>` (and `<thinking>`, `<reasoning>`, `<reflection>`): the offset just
     /// past the block, or the input's end when it never closes.
     pub(super) fn reasoning_block_end(&self, i: usize) -> Option<usize> {
-        const TAGS: [(&[u8], &[u8]); 4] = [
-            (b"<think>", b"</think>"),
-            (b"<thinking>", b"</thinking>"),
-            (b"<reasoning>", b"</reasoning>"),
-            (b"<reflection>", b"</reflection>"),
-        ];
-        let rest = &self.src[i..];
-        for (open, close) in TAGS {
-            if rest.len() >= open.len() && rest[..open.len()].eq_ignore_ascii_case(open) {
-                let body = &rest[open.len()..];
-                return Some(match find_ignore_ascii_case(body, close) {
-                    Some(n) => i + open.len() + n + close.len(),
-                    None => self.src.len(),
-                });
-            }
-        }
-        None
+        let (open, close) = reasoning_opener(&self.src[i..])?;
+        let body = &self.src[i + open.len()..];
+        Some(match find_ignore_ascii_case(body, close) {
+            Some(n) => i + open.len() + n + close.len(),
+            None => self.src.len(),
+        })
     }
 
     /// Whether a `{` or `[` met in prose opens JSON rather than being part of the prose

@@ -13,8 +13,8 @@ use super::out::Out;
 use super::{DuplicateKeys, Multiple, Options, Repair, RepairKind, Repaired};
 use crate::error::{Error, ErrorKind};
 use crate::text::{
-    closing_tags_to_end, hex4, is_ws, layout_len, quote_at, quoted_end, unicode_escape_len,
-    unicode_space_len, Quote, LOOKAHEAD,
+    closing_tags_to_end, fence_marker, hex4, is_ws, layout_len, quote_at, quoted_end,
+    unicode_escape_len, unicode_space_len, Quote, LOOKAHEAD,
 };
 use memchr::memmem;
 use std::ops::Range;
@@ -335,6 +335,13 @@ impl<'a> Parser<'a> {
         self.src.get(i..self.end).is_some_and(|r| r.starts_with(s))
     }
 
+    /// Whether a code-fence marker starts at `i` (before the region's end).
+    pub(super) fn fence_at(&self, i: usize) -> bool {
+        self.src
+            .get(i..self.end)
+            .is_some_and(|r| fence_marker(r).is_some())
+    }
+
     /// `src[start..end]` is a prefix of valid JSON (serde_json read it to the end and only
     /// then failed). Find the last structural point (`,`, opener or closer) outside strings,
     /// copy everything before it as it is, and run the engine from there with the stack it
@@ -580,6 +587,15 @@ impl<'a> Parser<'a> {
         self.stack.last().map(|f| f.kind)
     }
 
+    /// The kind of the container around the innermost one.
+    pub(super) fn parent_kind(&self) -> Option<FrameKind> {
+        self.stack
+            .len()
+            .checked_sub(2)
+            .and_then(|i| self.stack.get(i))
+            .map(|f| f.kind)
+    }
+
     /// Begin an element or member: comma if needed, checkpoint for a rollback.
     pub(super) fn begin_item(&mut self) {
         if let Some(f) = self.stack.last_mut() {
@@ -727,9 +743,7 @@ impl<'a> Parser<'a> {
                         .map_or(self.end, |n| self.pos + n);
                     self.record(RepairKind::RemovedComment, start..self.pos);
                 }
-                b'`' | b'~'
-                    if self.starts_with(self.pos, if c == b'`' { b"```" } else { b"~~~" }) =>
-                {
+                b'`' | b'~' if self.fence_at(self.pos) => {
                     // A closing fence: the document ends here.
                     self.end = self.pos;
                 }

@@ -42,12 +42,7 @@ impl Parser<'_> {
                     // The next scalar of a sequence (`"a", "b"`, `"a"\n"b"`).
                     b',' if self.top_sequence => StrEnd::Close,
                     // A fenced string, its fence closing right after it.
-                    b'`' | b'~'
-                        if self.in_fence
-                            && (self.starts_with(j, b"```") || self.starts_with(j, b"~~~")) =>
-                    {
-                        StrEnd::Close
-                    }
+                    b'`' | b'~' if self.in_fence && self.fence_at(j) => StrEnd::Close,
                     _ if self.top_sequence && j > after && quote_at(b, j).is_some() => {
                         StrEnd::Close
                     }

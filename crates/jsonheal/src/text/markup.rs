@@ -72,3 +72,40 @@ pub(crate) fn comment_end(b: &[u8], i: usize) -> Option<usize> {
         _ => None,
     }
 }
+
+/// Markdown's code-fence markers (a fence is three or more of one of these bytes).
+pub(crate) const FENCE_MARKERS: [&[u8]; 2] = [b"```", b"~~~"];
+
+/// The code-fence marker that starts `b`, if one does.
+pub(crate) fn fence_marker(b: &[u8]) -> Option<&'static [u8]> {
+    FENCE_MARKERS.into_iter().find(|m| b.starts_with(m))
+}
+
+/// The reasoning blocks models write before their answer, as (opener, closer), matched with
+/// ASCII case ignored. The one list: the engine skips these blocks and `extract` starts the
+/// answer after the last one.
+pub(crate) const REASONING_TAGS: [(&[u8], &[u8]); 4] = [
+    (b"<think>", b"</think>"),
+    (b"<thinking>", b"</thinking>"),
+    (b"<reasoning>", b"</reasoning>"),
+    (b"<reflection>", b"</reflection>"),
+];
+
+/// The tag of `REASONING_TAGS` whose opener starts `b` (ASCII case ignored).
+pub(crate) fn reasoning_opener(b: &[u8]) -> Option<(&'static [u8], &'static [u8])> {
+    REASONING_TAGS.into_iter().find(|(open, _)| {
+        b.get(..open.len())
+            .is_some_and(|s| s.eq_ignore_ascii_case(open))
+    })
+}
+
+/// The tag of `REASONING_TAGS` whose closer starts `b` (ASCII case ignored).
+pub(crate) fn reasoning_closer(b: &[u8]) -> Option<&'static [u8]> {
+    REASONING_TAGS
+        .into_iter()
+        .map(|(_, close)| close)
+        .find(|close| {
+            b.get(..close.len())
+                .is_some_and(|s| s.eq_ignore_ascii_case(close))
+        })
+}

@@ -18,9 +18,13 @@ pub(crate) use bytes::{
     IDENT_OR_SPACE, KEY_LIKE_LEN, LOOKAHEAD,
 };
 pub(crate) use escape::{hex4, unescaped_byte, unicode_escape_len};
-pub(crate) use markup::{closing_tags_to_end, comment_end, template_placeholder, TEMPLATE_SIGILS};
+pub(crate) use markup::{
+    closing_tags_to_end, comment_end, fence_marker, reasoning_closer, reasoning_opener,
+    template_placeholder, TEMPLATE_SIGILS,
+};
 pub(crate) use number::{
-    is_json_number, json_number_end, literal_word, parse_number_like, scan_number,
+    is_json_number, json_number_end, literal_json, literal_word, non_finite_word,
+    parse_number_like, scan_number,
 };
 pub(crate) use quote::{
     escaped_at, has_unescaped, is_raw_prefix, plain_run_end, python_string_prefix, quote_at,

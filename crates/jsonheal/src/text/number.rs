@@ -1,13 +1,29 @@
 //! Number scanning and grammar, and the one table of literal spellings.
 
-pub(crate) fn literal_word(w: &[u8]) -> Option<&'static str> {
+/// The JSON text of a literal word: JSON's own, Python's (`True`, `None`), other languages'
+/// (`nil`, `NULL`) or JavaScript's `undefined`. The one table of these spellings.
+pub(crate) fn literal_json(w: &[u8]) -> Option<&'static str> {
     Some(match w {
         b"true" | b"True" | b"TRUE" => "true",
         b"false" | b"False" | b"FALSE" => "false",
         b"null" | b"None" | b"none" | b"NULL" | b"Null" | b"nil" | b"undefined" => "null",
-        b"NaN" | b"Infinity" => "null",
         _ => return None,
     })
+}
+
+/// Whether a bare word spells a number JSON cannot hold (`NaN`, `Infinity`, `-inf`, …).
+pub(crate) fn non_finite_word(w: &[u8]) -> bool {
+    matches!(
+        w,
+        b"NaN" | b"nan" | b"Infinity" | b"-Infinity" | b"+Infinity" | b"inf" | b"-inf"
+    )
+}
+
+/// The JSON text of a literal word as a look-ahead reads a value: `literal_json`, and
+/// `NaN` and `Infinity` as `null` (a word is read as letters only, so no sign reaches here;
+/// the lowercase `nan` and `inf` stay words to a look-ahead, as they always have).
+pub(crate) fn literal_word(w: &[u8]) -> Option<&'static str> {
+    literal_json(w).or_else(|| matches!(w, b"NaN" | b"Infinity").then_some("null"))
 }
 
 /// The end of a number-like run at `start`: sign, digits, `.`, exponent, hex digits, `_`.

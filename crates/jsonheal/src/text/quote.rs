@@ -209,7 +209,6 @@ pub(crate) static STRING_SPECIAL: [bool; 256] = {
     t
 };
 
-/// The JSON text of a literal word, JSON's own or Python's or JavaScript's.
 /// Whether `s` holds `quote` with no backslash escaping it (`\\"` is an escape).
 pub(crate) fn has_unescaped(s: &[u8], quote: u8) -> bool {
     let mut k = 0;
