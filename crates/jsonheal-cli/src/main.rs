@@ -1,6 +1,7 @@
 //! The `jsonheal` command: a thin shell over the library that owns I/O, messages and exit
 //! codes (0 success, 1 no honest result, 2 usage or I/O error).
 
+mod batch;
 mod cmd;
 mod io;
 

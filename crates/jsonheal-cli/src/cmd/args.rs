@@ -2,7 +2,7 @@
 //! Lines batch.
 
 use std::collections::HashMap;
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -12,7 +12,7 @@ use jsonheal::quotes::QuoteMode;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::io::{read_all, read_file, reader};
+use crate::io::{read_all, read_file};
 
 #[derive(clap::Args)]
 pub struct ArgsArgs {
@@ -204,71 +204,17 @@ struct Line<'a> {
     parameters: Option<Value>,
 }
 
-const CHUNK_LINES: usize = 4096;
-
-/// Stream the batch in chunks: each chunk is split between two threads, and written in
-/// input order before the next is read, so memory stays bounded by one chunk.
+/// `--jsonl`: one record a line, in input order; a line that fails does not fail the batch.
 fn run_jsonl(ctx: &Batch<'_>, path: Option<&Path>) -> anyhow::Result<ExitCode> {
-    let mut input = reader(path)?;
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let mut lines: Vec<Vec<u8>> = Vec::with_capacity(CHUNK_LINES);
-    let mut spare: Vec<Vec<u8>> = Vec::new();
-    let (mut left, mut right) = (Vec::new(), Vec::new());
-    let mut line_no = 0usize;
-    loop {
-        lines.clear();
-        while lines.len() < CHUNK_LINES {
-            let mut buf = spare.pop().unwrap_or_default();
-            buf.clear();
-            if input
-                .read_until(b'\n', &mut buf)
-                .context("cannot read input")?
-                == 0
-            {
-                break;
-            }
-            lines.push(buf);
-        }
-        if lines.is_empty() {
-            break;
-        }
-        let first_no = line_no + 1;
-        line_no += lines.len();
-        let mid = lines.len().div_ceil(2);
-        let (a, b) = lines.split_at(mid);
-        left.clear();
-        right.clear();
-        let worker_ok = std::thread::scope(|s| {
-            let worker = s.spawn(|| process(ctx, a, first_no, &mut left));
-            process(ctx, b, first_no + mid, &mut right);
-            worker.join().is_ok()
-        });
-        if !worker_ok {
-            // A panic is a bug in jsonheal; stop rather than silently drop lines.
-            bail!("internal error: a worker thread failed on lines {first_no}..{line_no}");
-        }
-        out.write_all(&left)?;
-        out.write_all(&right)?;
-        spare.append(&mut lines);
-    }
-    out.flush()?;
+    crate::batch::run(
+        path,
+        || (),
+        |(), line, line_no, out| process_line(ctx, line.trim(), line_no, out),
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn process(ctx: &Batch<'_>, lines: &[Vec<u8>], first_no: usize, out: &mut Vec<u8>) {
-    for (i, bytes) in lines.iter().enumerate() {
-        let text = String::from_utf8_lossy(bytes);
-        let text = text.trim();
-        if text.is_empty() {
-            continue;
-        }
-        process_line(ctx, text, first_no + i, out);
-        out.push(b'\n');
-    }
-}
-
-fn process_line(ctx: &Batch<'_>, text: &str, line_no: usize, out: &mut Vec<u8>) {
+fn process_line(ctx: &Batch<'_>, text: &str, line_no: usize, out: &mut Vec<u8>) -> bool {
     let line: Line<'_> = match serde_json::from_str(text) {
         Ok(line) => line,
         Err(e) => {
@@ -305,7 +251,8 @@ fn process_line(ctx: &Batch<'_>, text: &str, line_no: usize, out: &mut Vec<u8>) 
     }
 }
 
-fn write_ok(out: &mut Vec<u8>, id: &Value, n: &Normalized) {
+/// Writes a success record; true, for the batch's count.
+fn write_ok(out: &mut Vec<u8>, id: &Value, n: &Normalized) -> bool {
     out.extend_from_slice(b"{\"id\":");
     write_json(out, id);
     out.extend_from_slice(b",\"ok\":true,\"value\":");
@@ -327,14 +274,17 @@ fn write_ok(out: &mut Vec<u8>, id: &Value, n: &Normalized) {
         out.extend_from_slice(item.as_bytes());
     }
     out.extend_from_slice(b"]}");
+    true
 }
 
-fn write_error(out: &mut Vec<u8>, id: &Value, message: &str) {
+/// Writes a failure record; false, for the batch's count.
+fn write_error(out: &mut Vec<u8>, id: &Value, message: &str) -> bool {
     out.extend_from_slice(b"{\"id\":");
     write_json(out, id);
     out.extend_from_slice(b",\"ok\":false,\"error\":");
     write_json(out, message);
     out.extend_from_slice(b",\"strategy\":null,\"repairs\":[]}");
+    false
 }
 
 fn write_json<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {

@@ -1,15 +1,14 @@
 //! `jsonheal repair`: repair one document, or a JSON Lines batch.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::ValueEnum;
 use jsonheal::{DuplicateKeys, Multiple, NonFinite, Options, Repaired};
 use serde_json::Value;
 
-use crate::io::{read_all, reader};
+use crate::io::read_all;
 
 #[derive(clap::Args)]
 pub struct RepairArgs {
@@ -167,65 +166,15 @@ pub(super) fn explain(input: &str, repaired: &Repaired) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Lines read and handed to the worker threads at a time: bounds memory whatever the
-/// input's length.
-const BATCH_LINES: usize = 4096;
-
+/// `--jsonl`: each line `{"id", "input"}` becomes `{"id", "ok", "value", "repairs"}` or
+/// `{"id", "ok": false, "error"}`; a line that fails does not fail the batch (exit 0).
 fn run_jsonl(args: &RepairArgs, options: &Options) -> anyhow::Result<ExitCode> {
-    let mut input = reader(args.file.as_deref())?;
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let mut lines: Vec<String> = Vec::with_capacity(BATCH_LINES);
-    let mut results: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
-    loop {
-        lines.clear();
-        for _ in 0..BATCH_LINES {
-            let mut line = String::new();
-            let n = read_line_lossy(&mut input, &mut line).context("cannot read input")?;
-            if n == 0 {
-                break;
-            }
-            lines.push(line);
-        }
-        if lines.is_empty() {
-            break;
-        }
-        let mid = lines.len().div_ceil(2);
-        let (left, right) = lines.split_at(mid);
-        let [a, b] = &mut results;
-        a.clear();
-        b.clear();
-        std::thread::scope(|s| {
-            s.spawn(|| process_lines(left, options, a));
-            process_lines(right, options, b);
-        });
-        out.write_all(&results[0])?;
-        out.write_all(&results[1])?;
-    }
-    out.flush()?;
+    crate::batch::run(
+        args.file.as_deref(),
+        || (),
+        |(), line, _, out| process_line(line, options, out),
+    )?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Read one line, replacing invalid UTF-8 instead of failing the whole batch.
-fn read_line_lossy(input: &mut dyn BufRead, line: &mut String) -> io::Result<usize> {
-    let mut bytes = Vec::new();
-    let n = input.read_until(b'\n', &mut bytes)?;
-    *line = match String::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    };
-    Ok(n)
-}
-
-fn process_lines(lines: &[String], options: &Options, out: &mut Vec<u8>) {
-    for line in lines {
-        let line = line.trim_end_matches(['\n', '\r']);
-        if line.trim().is_empty() {
-            continue;
-        }
-        process_line(line, options, out);
-        out.push(b'\n');
-    }
 }
 
 #[derive(serde::Deserialize)]
@@ -235,15 +184,17 @@ struct BatchLine {
     input: Option<String>,
 }
 
-fn process_line(line: &str, options: &Options, out: &mut Vec<u8>) {
+fn process_line(line: &str, options: &Options, out: &mut Vec<u8>) -> bool {
     let parsed: BatchLine = match serde_json::from_str(line) {
         Ok(p) => p,
         Err(e) => {
-            return write_error(out, &Value::Null, &format!("malformed input line: {e}"));
+            write_error(out, &Value::Null, &format!("malformed input line: {e}"));
+            return false;
         }
     };
     let Some(input) = parsed.input else {
-        return write_error(out, &parsed.id, "malformed input line: missing `input`");
+        write_error(out, &parsed.id, "malformed input line: missing `input`");
+        return false;
     };
     match jsonheal::repair_with(&input, options) {
         Ok(r) => {
@@ -270,8 +221,12 @@ fn process_line(line: &str, options: &Options, out: &mut Vec<u8>) {
                 out.push(b'}');
             }
             out.extend_from_slice(b"]}");
+            true
         }
-        Err(e) => write_error(out, &parsed.id, &e.to_string()),
+        Err(e) => {
+            write_error(out, &parsed.id, &e.to_string());
+            false
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-//! The documents of the stream bench, shared with `examples/stream_ratio.rs`.
+//! The documents of the stream bench, shared with `jsonheal-tools`'s `stream_ratio` and `stream_floor`.
 
 /// The same records written LLM-style: every repair the stream applies as it goes.
 pub fn llm_document(size: usize) -> String {

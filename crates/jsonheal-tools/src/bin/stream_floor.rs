@@ -1,7 +1,7 @@
 //! The floor under the stream bench: what a *minimal* incremental parser costs on the same
 //! documents, against one-shot `repair` in the same process (best of N, interleaved).
 //!
-//! `cargo run --release -p jsonheal --example stream_floor -- [dense|code] [chunk bytes] [rounds]`
+//! `cargo run --release -p jsonheal-tools --bin stream_floor -- [dense|code] [chunk bytes] [rounds]`
 //!
 //! The parser here does the least any streaming parser with path events must do: resumable
 //! tokenizing of strict JSON (no repairs, no look-ahead rules, no hold-backs, no duplicate
@@ -13,7 +13,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-#[path = "../benches/data/stream_docs.rs"]
+#[path = "../../../jsonheal/benches/data/stream_docs.rs"]
 #[allow(dead_code)]
 mod stream_docs;
 

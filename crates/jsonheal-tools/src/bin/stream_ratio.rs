@@ -1,7 +1,7 @@
 //! The stream bench's ratio on a noisy machine: best of N rounds, the stream and one-shot
 //! `repair` interleaved in one process, so both see the same load.
 //!
-//! `cargo run --release -p jsonheal --example stream_ratio -- [llm|code|dense] [chunk bytes] [rounds]`
+//! `cargo run --release -p jsonheal-tools --bin stream_ratio -- [llm|code|dense] [chunk bytes] [rounds]`
 //!
 //! Feeds the bench's 1 MB document (`benches/stream.rs`) in chunks of the given size, reading
 //! every path event after every chunk, and prints both best times and their ratio (the
@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use jsonheal::stream::{OpRef, Repairer};
 
-#[path = "../benches/data/stream_docs.rs"]
+#[path = "../../../jsonheal/benches/data/stream_docs.rs"]
 mod stream_docs;
 
 /// Push `doc` in `chunk`-byte pieces, reading every event as a UI would.

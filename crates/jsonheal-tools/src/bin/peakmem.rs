@@ -1,6 +1,6 @@
 //! Peak memory of one repair, against the size of its input.
 //!
-//! `cargo run --release -p jsonheal --example peakmem -- [valid|llm|truncated] [MB]`
+//! `cargo run --release -p jsonheal-tools --bin peakmem -- [valid|llm|truncated] [MB]`
 //!
 //! Generates the bench's document (20 MB by default) in the chosen form, resets the kernel's
 //! peak-RSS mark (`/proc/self/clear_refs`, so the generator's own peak does not count), repairs
@@ -10,7 +10,7 @@
 
 use std::process::ExitCode;
 
-#[path = "../benches/data/mod.rs"]
+#[path = "../../../jsonheal/benches/data/mod.rs"]
 mod data;
 
 /// A `kB` field of `/proc/self/status`, in bytes.

@@ -3,7 +3,7 @@
 //! shown as `a`, digits as `9`), most frequent first, with one example each. It tells which
 //! repair the stream should learn from the engine next.
 //!
-//! `cargo run --release -p jsonheal --example stream_freezes -- crates/jsonheal/tests/data/llm_faults*.jsonl`
+//! `cargo run --release -p jsonheal-tools --bin stream_freezes -- crates/jsonheal/tests/data/llm_faults*.jsonl`
 
 use std::collections::HashMap;
 use std::process::ExitCode;

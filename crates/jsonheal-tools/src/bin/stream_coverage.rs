@@ -1,7 +1,7 @@
 //! How far the stream gets on a fault corpus before `finish`: how many cases freeze it, and
 //! in how many its last snapshot is already the final value.
 //!
-//! `cargo run --release -p jsonheal --example stream_coverage -- crates/jsonheal/tests/data/llm_faults_13.jsonl [-v]`
+//! `cargo run --release -p jsonheal-tools --bin stream_coverage -- crates/jsonheal/tests/data/llm_faults_13.jsonl [-v]`
 //!
 //! With `-v`, each frozen case is printed with its category.
 
