@@ -80,6 +80,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::quotes::{self, QuoteMode};
+use crate::text::fence_marker;
 use crate::{Error, ErrorKind, Repair, RepairKind};
 
 /// How [`normalize`] works for one tool.
@@ -601,7 +602,7 @@ impl<'a> Ctx<'a> {
             b'"' => self.json_string(raw, text, base),
             // (`None`: Python's null.)
             _ if is_null_word(text) => Ok(empty(Vec::new())),
-            _ if text.starts_with("```") || text.starts_with("~~~") => self.fenced(text, base),
+            _ if fence_marker(text.as_bytes()).is_some() => self.fenced(text, base),
             _ => self.plain(text, base, Vec::new()),
         }
     }
@@ -1195,15 +1196,11 @@ fn is_null_word(text: &str) -> bool {
 
 /// The content of a whole fenced block (```` ```lang\n…\n``` ```` or `~~~`), trimmed.
 fn strip_fence(text: &str) -> Option<&str> {
-    let fence = if text.starts_with("```") {
-        "```"
-    } else if text.starts_with("~~~") {
-        "~~~"
-    } else {
-        return None;
-    };
+    let fence = fence_marker(text.as_bytes())?;
     let (_info, body) = text.split_once('\n')?;
-    let body = body.trim_end().strip_suffix(fence)?;
+    let body = body
+        .trim_end()
+        .strip_suffix(std::str::from_utf8(fence).ok()?)?;
     Some(body.trim())
 }
 

@@ -40,6 +40,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::Error;
+use crate::text::{reasoning_closer, reasoning_opener};
 use crate::{Repair, RepairKind};
 
 /// The most candidates [`candidates`] returns. The repair engine runs on the whole answer,
@@ -479,9 +480,6 @@ fn add_prose(text: &str, answer_start: usize, kept: Range<usize>, repairs: &mut 
     }
 }
 
-const REASONING_CLOSERS: &[&str] = &["</think>", "</thinking>", "</reasoning>"];
-const REASONING_OPENERS: &[&str] = &["<think>", "<thinking>", "<reasoning>"];
-
 /// Where the answer starts: after the last closed reasoning block, then after the last line
 /// that starts with a "final answer" marker.
 fn answer_start(text: &str) -> usize {
@@ -526,12 +524,7 @@ fn answer_start(text: &str) -> usize {
 fn reasoning_end(text: &str) -> usize {
     let bytes = text.as_bytes();
     for at in memchr::memrchr_iter(b'<', bytes) {
-        let closer = REASONING_CLOSERS.iter().find(|c| {
-            bytes
-                .get(at..at + c.len())
-                .is_some_and(|s| s.eq_ignore_ascii_case(c.as_bytes()))
-        });
-        if let Some(closer) = closer {
+        if let Some(closer) = reasoning_closer(&bytes[at..]) {
             return at + closer.len();
         }
     }
@@ -540,11 +533,7 @@ fn reasoning_end(text: &str) -> usize {
 
 /// Whether `rest` starts (after whitespace) with a reasoning opener.
 fn opens_reasoning(rest: &str) -> bool {
-    let rest = rest.trim_start().as_bytes();
-    REASONING_OPENERS.iter().any(|o| {
-        rest.get(..o.len())
-            .is_some_and(|s| s.eq_ignore_ascii_case(o.as_bytes()))
-    })
+    reasoning_opener(rest.trim_start().as_bytes()).is_some()
 }
 
 /// Whether the reply stops inside a reasoning block (cut off while the model was thinking).

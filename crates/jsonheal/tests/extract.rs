@@ -230,6 +230,34 @@ fn skipped_reasoning_is_reported() {
     assert_eq!(&reply[skip.span()], "<think>{\"a\": 0}</think>");
 }
 
+/// Every reasoning tag the engine skips, `<reflection>` included, is skipped by `extract`
+/// too (one list of tags): an answer after the block is the pick, and a reply cut off
+/// inside the block holds no answer.
+#[test]
+fn every_reasoning_tag_is_skipped() {
+    for (open, close) in [
+        ("<think>", "</think>"),
+        ("<thinking>", "</thinking>"),
+        ("<reasoning>", "</reasoning>"),
+        ("<reflection>", "</reflection>"),
+        ("<REFLECTION>", "</Reflection>"),
+    ] {
+        let block = format!("{open}draft: {{\"a\": 0}}{close}");
+        let reply = format!("{block}\nHere: {{\"a\": 1}}");
+        let got = extract(&reply).unwrap();
+        assert_eq!(got.value, json!({"a": 1}), "{open}");
+        let skip = got
+            .repairs
+            .iter()
+            .find(|r| r.kind() == RepairKind::SkippedReasoning)
+            .unwrap();
+        assert_eq!(&reply[skip.span()], block, "{open}");
+        let cut = format!("{open}draft: {{\"a\": 0}}");
+        let err = extract(&cut).unwrap_err();
+        assert_eq!(err.kind(), &ErrorKind::NoJson, "{open}");
+    }
+}
+
 #[test]
 fn truncation_is_marked() {
     let got = extract(r#"{"a": 1, "b": [1, 2"#).unwrap();

@@ -1,15 +1,14 @@
 //! The tolerant parser: one pass over the bytes, repairs logged as they are made.
 
+mod bare;
+mod brackets;
+mod document;
 mod duplicates;
+mod keys;
 mod out;
 mod parser;
-
-pub(crate) use parser::{
-    apostrophe_closes, citation_at, control_token, elements_then_array_closer_at, escaped_at,
-    escaped_document_at, first_on_line, json_number_end, literal_word, lost_brace_key_at,
-    member_value_string_at, number_element_at, separator_after_quote, string_end_on_line,
-    task_box_at, template_placeholder, unescaped_byte, words_after_closers, TEMPLATE_SIGILS,
-};
+mod string_end;
+mod strings;
 
 use std::ops::Range;
 
@@ -353,16 +352,6 @@ impl Repaired {
             .iter()
             .any(|r| r.kind() == RepairKind::Truncated)
     }
-}
-
-/// The first occurrence of `needle` in `hay`, ASCII case ignored (`</THINK>` closes
-/// `<think>`). `needle` starts with a byte that has no case (`<`). Linear in `hay`.
-pub(crate) fn find_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    let first = *needle.first()?;
-    memchr::memchr_iter(first, hay).find(|&i| {
-        hay.get(i..i + needle.len())
-            .is_some_and(|w| w.eq_ignore_ascii_case(needle))
-    })
 }
 
 /// Repair `input` with the default options.

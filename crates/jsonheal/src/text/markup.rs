@@ -1,0 +1,111 @@
+//! Markup around and inside JSON: comments, template placeholders, closing tags.
+
+use super::bytes::{is_ident, is_ws, LOOKAHEAD};
+
+/// Whether only closing tags and spaces run from `b[i]` to the text's end: a wrapper's
+/// (`</tool_call>`, `</json>`) or a chat template's special tokens (`<|call|>`, `<|im_end|>`).
+/// The document before them ends where they start.
+pub(crate) fn closing_tags_to_end(b: &[u8], i: usize) -> bool {
+    let limit = (i + LOOKAHEAD).min(b.len());
+    let name = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b':' | b'.');
+    let mut k = i;
+    let mut tags = 0;
+    loop {
+        while k < limit && is_ws(b[k]) {
+            k += 1;
+        }
+        if k >= b.len() {
+            return tags > 0;
+        }
+        let close: &[u8] = if b[k..limit].starts_with(b"</") {
+            b">"
+        } else if b[k..limit].starts_with(b"<|") {
+            b"|>"
+        } else {
+            return false;
+        };
+        let from = k + 2;
+        let n = b[from..limit].iter().take_while(|&&c| name(c)).count();
+        if n == 0 || !b[from + n..limit].starts_with(close) {
+            return false;
+        }
+        k = from + n + close.len();
+        tags += 1;
+    }
+}
+
+/// What may follow a template's `{{` before its name (see `template_placeholder`).
+pub(crate) const TEMPLATE_SIGILS: &[u8] = b"#/^>!&";
+
+/// Whether `b[i..]` (before `limit`) is a template placeholder, `{{name}}` or `{{ name }}`:
+/// two braces, a word (after a Mustache sigil, maybe), two braces. `None`-free: the text's
+/// end makes it no placeholder.
+pub(crate) fn template_placeholder(b: &[u8], i: usize, limit: usize) -> bool {
+    let Some(inner) = b.get(i..limit.min(b.len())) else {
+        return false;
+    };
+    let Some(rest) = inner.strip_prefix(b"{{") else {
+        return false;
+    };
+    // Mustache's sections and partials: `{{#items}}`, `{{/items}}`, `{{^empty}}`, `{{> row}}`.
+    let rest = match rest.split_first() {
+        Some((c, name)) if TEMPLATE_SIGILS.contains(c) => name,
+        _ => rest,
+    };
+    let word = rest
+        .iter()
+        .position(|&c| !(is_ident(c) || matches!(c, b' ' | b'.')))
+        .unwrap_or(rest.len());
+    word > 0 && rest[word..].starts_with(b"}}")
+}
+
+/// Where the comment that starts at `b[i]` ends (`//` to the line's end, `/*` past its
+/// `*/`, or the text's end), if one starts there.
+pub(crate) fn comment_end(b: &[u8], i: usize) -> Option<usize> {
+    let line_end = |from: usize| memchr::memchr(b'\n', &b[from..]).map_or(b.len(), |n| from + n);
+    match (b.get(i)?, b.get(i + 1)) {
+        (b'/', Some(b'/')) => Some(line_end(i)),
+        (b'/', Some(b'*')) => {
+            Some(memchr::memmem::find(&b[i + 2..], b"*/").map_or(b.len(), |n| i + 2 + n + 2))
+        }
+        // (Not `#`: in prose it starts a Markdown heading more often than a comment.)
+        _ => None,
+    }
+}
+
+/// Markdown's code-fence markers (a fence is three or more of one of these bytes).
+pub(crate) const FENCE_MARKERS: [&[u8]; 2] = [b"```", b"~~~"];
+
+/// The code-fence marker that starts `b`, if one does.
+pub(crate) fn fence_marker(b: &[u8]) -> Option<&'static [u8]> {
+    FENCE_MARKERS.into_iter().find(|m| b.starts_with(m))
+}
+
+/// The reasoning blocks models write before their answer, as (opener, closer), matched with
+/// ASCII case ignored. The one list: the engine skips these blocks and `extract` starts the
+/// answer after the last one.
+pub(crate) const REASONING_TAGS: [(&[u8], &[u8]); 4] = [
+    (b"<think>", b"</think>"),
+    (b"<thinking>", b"</thinking>"),
+    (b"<reasoning>", b"</reasoning>"),
+    (b"<reflection>", b"</reflection>"),
+];
+
+/// The tag of `REASONING_TAGS` whose opener starts `b` (ASCII case ignored).
+pub(crate) fn reasoning_opener(b: &[u8]) -> Option<(&'static [u8], &'static [u8])> {
+    REASONING_TAGS.into_iter().find(|(open, _)| {
+        b.get(..open.len())
+            .is_some_and(|s| s.eq_ignore_ascii_case(open))
+    })
+}
+
+/// The tag of `REASONING_TAGS` whose closer starts `b` (ASCII case ignored).
+pub(crate) fn reasoning_closer(b: &[u8]) -> Option<&'static [u8]> {
+    REASONING_TAGS
+        .into_iter()
+        .map(|(_, close)| close)
+        .find(|close| {
+            b.get(..close.len())
+                .is_some_and(|s| s.eq_ignore_ascii_case(close))
+        })
+}
