@@ -289,17 +289,17 @@ fn candidates_are_listed_once_in_order() {
 }
 
 #[test]
-fn candidates_are_capped_and_linear() {
+fn candidates_are_capped() {
     let reply = "{\"a\": 1} ".repeat(10_000);
     let c = candidates(&reply);
     assert!(c.len() <= MAX_CANDIDATES);
     // Many distinct spans: still capped.
+    // (How long that takes belongs in the `heal` bench's `extract` group, not in a timed
+    // test, which fails on a loaded machine and proves nothing on a quiet one.)
     let reply: String = (0..5000).map(|i| format!("x {{\"n\": {i}}} ")).collect();
-    let start = std::time::Instant::now();
     let c = candidates(&reply);
     assert_eq!(c.len(), MAX_CANDIDATES);
     assert_eq!(c[0].value, json!({"n": 4999}));
-    assert!(start.elapsed().as_secs() < 5);
 }
 
 #[test]
