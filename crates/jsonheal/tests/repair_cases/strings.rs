@@ -1,0 +1,194 @@
+//! Inside strings: `ControlCharacter`, `InvalidEscape`, `LoneSurrogate`, `Concatenation`,
+//! `EscapedJson`.
+
+use crate::prelude::*;
+
+#[test]
+fn strings() {
+    run(
+        "string concatenation",
+        &[
+            (r#"{"a": "hello " + "world"}"#, r#"{"a":"hello world"}"#),
+            (r#"["a" + "b" + "c"]"#, r#"["abc"]"#),
+        ],
+    );
+    run(
+        "escaped JSON",
+        &[
+            (r#"{\"a\": \"b\"}"#, r#"{"a":"b"}"#),
+            (r#"[{\"a\": 1}]"#, r#"[{"a":1}]"#),
+            (r#"{\"path\": \"C:\\\\x\"}"#, r#"{"path":"C:\\x"}"#),
+            // Pretty-printed, then escaped: the line breaks are escapes too.
+            (r#"{\n  \"a\": 1,\n  \"b\": 2\n}"#, r#"{"a":1,"b":2}"#),
+            (r#"{\n\"a\": 1}"#, r#"{"a":1}"#),
+            (r#"[\n  1,\n  2\n]"#, "[1,2]"),
+            (r#"{\"a\": \"x\",\r\n\"b\": 2}"#, r#"{"a":"x","b":2}"#),
+            (r#"{\"a\": \"line1\\nline2\"}"#, r#"{"a":"line1\nline2"}"#),
+        ],
+    );
+    run(
+        "smart quotes",
+        &[
+            ("{“a”: “b”}", r#"{"a":"b"}"#),
+            ("{‘a’: ‘b’}", r#"{"a":"b"}"#),
+            // An element in typographic quotes is a string even with a colon in it (no bare
+            // key of the object around the array; found by the stream's soup test).
+            (
+                "{\"tags\": [‘x:’, \"y\"], \"n\": 2}",
+                r#"{"tags":["x:","y"],"n":2}"#,
+            ),
+            ("{\"t\": [“a: b”]}", r#"{"t":["a: b"]}"#),
+            ("{\"q\": \"she said “hi”\"}", r#"{"q":"she said “hi”"}"#),
+            // A straight quote opened it, a typographic one closes it.
+            ("{\"a\": \"x”, \"b\": \"y”}", r#"{"a":"x","b":"y"}"#),
+            (
+                "{\"city\": \"Paris”, \"country\": “France\"}",
+                r#"{"city":"Paris","country":"France"}"#,
+            ),
+            // Content otherwise, even before a comma.
+            (
+                "{'q': \"he said “yes”, then left\"}",
+                r#"{"q":"he said “yes”, then left"}"#,
+            ),
+            // A key that lost its closing quote ends at its colon, whichever quote opened
+            // it (the opening `“` is three bytes long).
+            ("{“a: 1}", r#"{"a":1}"#),
+            ("{“ab: null}", r#"{"ab":null}"#),
+            ("{“ ,:\tnull}", r#"{" ,":null}"#),
+            ("{‘name: \"Ada\"}", r#"{"name":"Ada"}"#),
+            // A `'` then a colon closes a `"` key unless the key's own quote comes later on
+            // the line, and an escaped quote is not that one.
+            (r#"Here: {"':\"": null}"#, r#"{"':\"":null}"#),
+            (r#"{"a': 1}"#, r#"{"a":1}"#),
+        ],
+    );
+    run(
+        "unescaped quotes in strings",
+        &[
+            (
+                r#"{"text": "He said "hi" to me", "n": 1}"#,
+                r#"{"text":"He said \"hi\" to me","n":1}"#,
+            ),
+            (
+                r#"{"text": "do you know "michael", jackson", "n": 1}"#,
+                r#"{"text":"do you know \"michael\", jackson","n":1}"#,
+            ),
+            (r#"{"code": "print("hi")"}"#, r#"{"code":"print(\"hi\")"}"#),
+            (r#"{"a": "x "y" z"}"#, r#"{"a":"x \"y\" z"}"#),
+            (r#"["He said "hi" ok"]"#, r#"["He said \"hi\" ok"]"#),
+            (r#"{"a": "x, "b": 2}"#, r#"{"a":"x","b":2}"#),
+        ],
+    );
+    run(
+        "unescaped control characters",
+        &[
+            ("{\"a\": \"line1\nline2\"}", r#"{"a":"line1\nline2"}"#),
+            (
+                "{\"cmd\": \"x\nrollback: (a: B) => void;\", \"n\": 1}",
+                r#"{"cmd":"x\nrollback: (a: B) => void;","n":1}"#,
+            ),
+            ("{\"a\": \"x\ty\"}", r#"{"a":"x\ty"}"#),
+            ("{\"a\": \"x\u{1}y\"}", r#"{"a":"x\u0001y"}"#),
+        ],
+    );
+    run(
+        "invalid escapes",
+        &[
+            (r#"{"path": "C:\Users\me"}"#, r#"{"path":"C:\\Users\\me"}"#),
+            (r#"{"re": "\d+\.\d+"}"#, r#"{"re":"\\d+\\.\\d+"}"#),
+            // `\x` is no JSON escape: its backslash stays, as in a regex (`[\x00-\x1F]`).
+            (r#"{"a": "\x41"}"#, r#"{"a":"\\x41"}"#),
+            (r#"{"re": "[\x00-\x1F]"}"#, r#"{"re":"[\\x00-\\x1F]"}"#),
+            (r#"{"a": "\ud800x"}"#, r#"{"a":"\ufffdx"}"#),
+            (r#"{"a": "\uZZZZ"}"#, r#"{"a":"\\uZZZZ"}"#),
+            // An escaped quote is no sign of a Windows path, even after a drive letter.
+            (r#"[{'a': 'A:\''}]"#, r#"[{"a":"A:'"}]"#),
+            (r#"{'p': 'D:\'s', 'q': 1}"#, r#"{"p":"D:'s","q":1}"#),
+            (r#"{'p': 'C:\Users\me'}"#, r#"{"p":"C:\\Users\\me"}"#),
+        ],
+    );
+    run(
+        "backtick strings",
+        &[
+            ("{\"a\": `x`}", r#"{"a":"x"}"#),
+            ("{`k`: `multi\nline`}", r#"{"k":"multi\nline"}"#),
+        ],
+    );
+}
+
+/// A JSON string that holds JSON stays a string, with or without prose around it.
+#[test]
+fn json_strings_holding_json_stay_strings() {
+    run(
+        "double-encoded strings in prose",
+        &[
+            (r#""{\"a\": 1}""#, r#""{\"a\": 1}""#),
+            (
+                "Here's the payload:\n\"{\\\"user\\\": \\\"kim\\\"}\"",
+                r#""{\"user\": \"kim\"}""#,
+            ),
+            ("```json\n\"{\\\"a\\\": 1}\"\n```", r#""{\"a\": 1}""#),
+            // Not a string literal: an escaped document, unescaped.
+            (r#"{\"a\": \"b\"}"#, r#"{"a":"b"}"#),
+            // A member's value, in a document that lost its `{`: the document is the answer.
+            (
+                r#""result": "{\"a\": 1}", "ok": true}"#,
+                r#"{"result":"{\"a\": 1}","ok":true}"#,
+            ),
+            (r#"'r': "[1, 2]"}"#, r#"{"r":"[1, 2]"}"#),
+        ],
+    );
+}
+
+/// `{"arguments": {\"q\": \"cats\"}}`: an object inside a document written as escaped JSON
+/// (a double-encoded value that lost its quotes) is unescaped once; one that never closes
+/// is read as before.
+#[test]
+fn an_escaped_object_as_a_members_value() {
+    run(
+        "escaped member",
+        &[
+            (
+                r#"{"name": "get_time", "arguments": {\"tz\": \"Europe/Paris\"}}"#,
+                r#"{"name":"get_time","arguments":{"tz":"Europe/Paris"}}"#,
+            ),
+            (
+                r#"{"a": {\"b\": {\"c\": [1, \"x\"]}}, "d": 2}"#,
+                r#"{"a":{"b":{"c":[1,"x"]}},"d":2}"#,
+            ),
+            (
+                r#"{"a": {\"s\": \"say \\\"hi\\\"\"}}"#,
+                r#"{"a":{"s":"say \"hi\""}}"#,
+            ),
+            (r#"[{\"a\": 1}, {\"a\": 2}]"#, r#"[{"a":1},{"a":2}]"#),
+            // A valid string holding JSON stays a string.
+            (
+                r#"{"arguments": "{\"q\": \"cats\"}"}"#,
+                r#"{"arguments":"{\"q\": \"cats\"}"}"#,
+            ),
+        ],
+    );
+    assert_eq!(
+        kinds(r#"{"arguments": {\"q\": \"cats\"}}"#),
+        vec![RepairKind::EscapedJson]
+    );
+}
+
+/// `"a" + /* …` with a comment that never ends: a quote far inside it is no next part (the
+/// look-ahead stops inside the comment; found by fuzzing, where it cut a character).
+#[test]
+fn a_plus_before_an_unterminated_comment_joins_nothing() {
+    // The look-ahead (256 bytes from after the `+`) ends right on the quote.
+    let filler = "x".repeat(253);
+    let input = format!("\"a\" + /*{filler}\" + b\"");
+    assert_eq!(input.as_bytes()[261], b'"');
+    let got = repair(&input).unwrap();
+    assert_eq!(got.value().unwrap(), Value::String("a".into()));
+    run(
+        "a plus before a comment",
+        &[
+            (r#""x" /* a */ + /* c */ "y""#, r#""xy""#),
+            (r#""x" + "y""#, r#""xy""#),
+        ],
+    );
+}
