@@ -193,3 +193,17 @@ fn known_divergences_still_diverge() {
         );
     }
 }
+
+/// The harness can fail: a snapshot the final value contradicts is reported with where it
+/// went wrong, and a divergence fails unless listed, and a listed one fails once it is gone.
+#[test]
+fn the_harness_reports_what_it_checks() {
+    use crate::common::both::verdict;
+    use crate::common::feed;
+    let mut r = jsonheal::stream::Repairer::new();
+    let fin = serde_json::json!({"a": 2});
+    let err = feed(&mut r, "t", r#"{"a": 1}"#, &[4], Some(&fin)).unwrap_err();
+    assert!(err.contains("/a: snapshot has 1, final has 2"), "{err}");
+    assert!(verdict("[1]", &[]).is_ok());
+    assert!(verdict("[1]", &["finish differs".into()]).is_err());
+}
