@@ -7,6 +7,7 @@ use crate::prelude::*;
 fn unquoted_values_are_typed() {
     run(
         "unquoted string values",
+        &[RepairKind::UnquotedValue, RepairKind::UnquotedKey],
         &[
             (
                 r#"{"name": John Smith, "age": 30}"#,
@@ -43,6 +44,7 @@ fn unquoted_values_are_typed() {
 fn python_and_js_literals() {
     run(
         "python literals",
+        &[RepairKind::PythonLiteral, RepairKind::TupleToArray],
         &[
             (
                 r#"{"a": True, "b": False, "c": None}"#,
@@ -57,6 +59,11 @@ fn python_and_js_literals() {
     );
     run(
         "non-finite and JS literals",
+        &[
+            RepairKind::NonFiniteNumber,
+            RepairKind::Undefined,
+            RepairKind::NumberFormat,
+        ],
         &[
             (
                 r#"{"a": NaN, "b": Infinity, "c": -Infinity}"#,
@@ -77,6 +84,11 @@ fn arithmetic_after_a_number_is_one_bare_value() {
     run(
         "unquoted string values",
         &[
+            RepairKind::UnquotedValue,
+            RepairKind::MissingComma,
+            RepairKind::RemovedComment,
+        ],
+        &[
             ("{expression: 3 * 7}", r#"{"expression":"3 * 7"}"#),
             ("{\"a\": 10 - 2, \"b\": 1}", r#"{"a":"10 - 2","b":1}"#),
             ("{\"size\": 1920 x 1080}", r#"{"size":"1920 x 1080"}"#),
@@ -91,6 +103,7 @@ fn arithmetic_after_a_number_is_one_bare_value() {
 fn a_slash_after_a_number_is_not_a_comment() {
     run(
         "bare values",
+        &[RepairKind::UnquotedValue, RepairKind::RemovedComment],
         &[
             (r#"{"key": 1/3}"#, r#"{"key":"1/3"}"#),
             (r#"{"key": 10/3, "b": 1}"#, r#"{"key":"10/3","b":1}"#),
@@ -107,6 +120,11 @@ fn a_slash_after_a_number_is_not_a_comment() {
 fn numbers_and_literals_followed_by_words() {
     run(
         "phrases",
+        &[
+            RepairKind::UnquotedValue,
+            RepairKind::MissingComma,
+            RepairKind::RemovedComment,
+        ],
         &[
             (
                 r#"{"a": True story, "b": nullable}"#,
@@ -147,6 +165,7 @@ fn numbers_and_literals_followed_by_words() {
     );
     run(
         "clock times and ratios",
+        &[RepairKind::UnquotedValue],
         &[
             (
                 r#"{"time": 12:30, "tz": UTC}"#,
@@ -169,6 +188,7 @@ fn numbers_and_literals_followed_by_words() {
 fn calls_with_several_arguments() {
     run(
         "calls",
+        &[RepairKind::UnquotedValue, RepairKind::Wrapper],
         &[
             (r#"{"formula": max(a, b)}"#, r#"{"formula":"max(a, b)"}"#),
             (
@@ -190,6 +210,7 @@ fn calls_with_several_arguments() {
 fn bare_paths_with_one_slash() {
     run(
         "bare paths",
+        &[RepairKind::UnquotedValue, RepairKind::RegexLiteral],
         &[
             (r#"{dir: /tmp}"#, r#"{"dir":"/tmp"}"#),
             (r#"{"a": /tmp, "b": 1}"#, r#"{"a":"/tmp","b":1}"#),
@@ -205,6 +226,7 @@ fn bare_paths_with_one_slash() {
 fn bare_paths_and_colons_inside_strings() {
     run(
         "bare paths",
+        &[RepairKind::UnquotedValue, RepairKind::RegexLiteral],
         &[
             (
                 r#"{"path": /usr/local/bin}"#,
@@ -219,6 +241,7 @@ fn bare_paths_and_colons_inside_strings() {
     );
     run(
         "a colon inside a string after an inner quote",
+        &[RepairKind::UnquotedKey, RepairKind::InnerQuote],
         &[
             (
                 r#"{"reply": "Sure! Here is the "updated" version:", "done": true}"#,
@@ -256,6 +279,12 @@ fn more_literal_styles() {
     run(
         "literals",
         &[
+            RepairKind::UnquotedKey,
+            RepairKind::Wrapper,
+            RepairKind::UnquotedValue,
+            RepairKind::TypographicQuotes,
+        ],
+        &[
             (
                 r#"{created: new Date("2024-03-01"), id: 7}"#,
                 r#"{"created":"2024-03-01","id":7}"#,
@@ -289,6 +318,7 @@ fn more_literal_styles() {
 fn thousands_separators_in_a_members_value() {
     run(
         "thousands",
+        &[RepairKind::UnquotedKey, RepairKind::NumberFormat],
         &[
             (
                 r#"{"city": "Amsterdam", "population": 921,402}"#,
@@ -315,6 +345,15 @@ fn thousands_separators_in_a_members_value() {
 fn top_level_scalars_that_need_repair() {
     run(
         "top level",
+        &[
+            RepairKind::MultipleValues,
+            RepairKind::InnerQuote,
+            RepairKind::Truncated,
+            RepairKind::Concatenation,
+            RepairKind::TrailingComma,
+            RepairKind::StrippedProse,
+            RepairKind::ControlCharacter,
+        ],
         &[
             (r#""He said "hi" to me""#, r#""He said \"hi\" to me""#),
             (

@@ -7,6 +7,7 @@ use crate::prelude::*;
 fn brackets() {
     run(
         "missing opening brace",
+        &[RepairKind::MissingOpener],
         &[
             (r#""a": 1, "b": 2}"#, r#"{"a":1,"b":2}"#),
             (r#""a": 1, "b": 2"#, r#"{"a":1,"b":2}"#),
@@ -14,6 +15,7 @@ fn brackets() {
     );
     run(
         "mismatched brackets",
+        &[RepairKind::MissingCloser],
         &[
             (r#"[{"a": 1, {"b": 2}]"#, r#"[{"a":1},{"b":2}]"#),
             (r#"{"a": [1, 2}"#, r#"{"a":[1,2]}"#),
@@ -23,6 +25,7 @@ fn brackets() {
     );
     run(
         "redundant closers",
+        &[RepairKind::RedundantCloser],
         &[
             (r#"{"a": 1}}"#, r#"{"a":1}"#),
             (r#"[1, 2]]"#, "[1,2]"),
@@ -38,6 +41,11 @@ fn brackets() {
 fn early_and_wrong_closers_keep_what_follows() {
     run(
         "closers",
+        &[
+            RepairKind::RedundantCloser,
+            RepairKind::StrippedProse,
+            RepairKind::MissingCloser,
+        ],
         &[
             (r#"{"a":[1,2}, "b":3}"#, r#"{"a":[1,2],"b":3}"#),
             (
@@ -76,6 +84,7 @@ fn early_and_wrong_closers_keep_what_follows() {
 fn early_array_closers_keep_the_elements() {
     run(
         "closers",
+        &[RepairKind::RedundantCloser, RepairKind::StrippedProse],
         &[
             (r#"[{"a": 1}], {"b": 2}]"#, r#"[{"a":1},{"b":2}]"#),
             ("[1, 2], 3, 4]", "[1,2,3,4]"),
@@ -108,6 +117,7 @@ fn early_array_closers_keep_the_elements() {
 fn missing_openers_before_scalars_and_bare_keys() {
     run(
         "missing openers",
+        &[RepairKind::MissingOpener, RepairKind::RedundantCloser],
         &[
             ("1, 2, 3]", "[1,2,3]"),
             (r#""a", "b"]"#, r#"["a","b"]"#),
@@ -124,6 +134,7 @@ fn missing_openers_before_scalars_and_bare_keys() {
     );
     run(
         "comments inside a concatenation",
+        &[RepairKind::Concatenation],
         &[
             (r#"{"a": "x" + /* c */ "y"}"#, r#"{"a":"xy"}"#),
             ("{\"a\": \"x\" + // part two\n \"y\"}", r#"{"a":"xy"}"#),
@@ -136,6 +147,11 @@ fn missing_openers_before_scalars_and_bare_keys() {
 fn arrays_left_open_before_the_next_key() {
     run(
         "arrays left open before a key",
+        &[
+            RepairKind::MissingCloser,
+            RepairKind::MissingOpener,
+            RepairKind::UnquotedValue,
+        ],
         &[
             (
                 r#"{"tags": ["a", "b", "count": 2}"#,
@@ -217,6 +233,7 @@ fn arrays_left_open_before_the_next_key() {
 fn wrong_closers_before_more_members() {
     run(
         "wrong closers",
+        &[RepairKind::RedundantCloser],
         &[
             (r#"{"h": {"a": 1], "b": 2}"#, r#"{"h":{"a":1},"b":2}"#),
             (r#"{"a": {"b": "x"], "c": 1}"#, r#"{"a":{"b":"x"},"c":1}"#),
@@ -236,6 +253,7 @@ fn wrong_closers_before_more_members() {
 fn deep_wrong_closers_keep_every_member() {
     run(
         "deep wrong closers",
+        &[RepairKind::RedundantCloser],
         &[
             (
                 r#"{"a": [{"b": {"c": 1]}, {"d": 2}]}"#,
@@ -268,6 +286,7 @@ fn deep_wrong_closers_keep_every_member() {
 fn elements_after_an_unclosed_object() {
     run(
         "elements after an unclosed object",
+        &[RepairKind::MissingCloser, RepairKind::UnquotedKey],
         &[
             (r#"[{"a": 1, 2]"#, r#"[{"a":1},2]"#),
             (r#"[{"a": 1, true]"#, r#"[{"a":1},true]"#),
@@ -290,6 +309,7 @@ fn elements_after_an_unclosed_object() {
 fn element_objects_and_root_objects_left_open() {
     run(
         "element objects that lost their {",
+        &[RepairKind::MissingOpener, RepairKind::MissingCloser],
         &[
             (
                 r#"{"items": ["a": 1}, "a": 2}], "n": 2}"#,
@@ -308,6 +328,12 @@ fn element_objects_and_root_objects_left_open() {
     );
     run(
         "root object left open before the next line's value",
+        &[
+            RepairKind::MultipleValues,
+            RepairKind::MissingComma,
+            RepairKind::StrippedProse,
+            RepairKind::ControlCharacter,
+        ],
         &[
             (
                 "{\"id\": 1, \"label\": \"bug\"\n{\"id\": 2, \"label\": \"ok\"}",
@@ -340,6 +366,7 @@ fn element_objects_and_root_objects_left_open() {
 fn member_values_that_lost_their_opener() {
     run(
         "member value lost its {",
+        &[RepairKind::MissingOpener, RepairKind::UnquotedValue, RepairKind::InnerQuote],
         &[
             (r#"{"a": "b": 1}"#, r#"{"a":{"b":1}}"#),
             (
@@ -388,6 +415,11 @@ fn member_values_that_lost_their_opener() {
     run(
         "member value lost its [",
         &[
+            RepairKind::MissingArrayOpener,
+            RepairKind::MissingCloser,
+            RepairKind::RedundantCloser,
+        ],
+        &[
             (
                 r#"{"tags": "a", "b", "c"], "n": 1}"#,
                 r#"{"tags":["a","b","c"],"n":1}"#,
@@ -425,6 +457,7 @@ fn member_values_that_lost_their_opener() {
 fn a_doubled_object_opener_in_an_array() {
     run(
         "doubled opener",
+        &[RepairKind::InvalidCharacter, RepairKind::MissingCloser],
         &[
             (r#"[{{"a":1}, {"b":2}]"#, r#"[{"a":1},{"b":2}]"#),
             (r#"[{{"a":1}}]"#, r#"[{"a":1}]"#),
@@ -450,6 +483,7 @@ fn a_doubled_object_opener_in_an_array() {
 fn only_a_key_like_string_opens_a_lost_object_in_a_member() {
     run(
         "lost object in a member",
+        &[RepairKind::UnquotedKey, RepairKind::MissingOpener],
         &[
             (r#"{"user": "name": "Ana"}}"#, r#"{"user":{"name":"Ana"}}"#),
             ("{\"k\": \"x\ny\"]:42}", r#"{"k":"x\ny","42":null}"#),
@@ -462,6 +496,7 @@ fn only_a_key_like_string_opens_a_lost_object_in_a_member() {
 fn missing_opener_inside_a_fence() {
     run(
         "missing opener inside a fence",
+        &[RepairKind::StrippedFence],
         &[
             (
                 "Done. Final answer:\n```jsonc\n\n    \"patient\": {\n        \"age\": 54\n    },\n    \"meds\": [\"a\"]\n}\n```",

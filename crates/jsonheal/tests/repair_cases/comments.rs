@@ -6,6 +6,7 @@ use crate::prelude::*;
 fn comments() {
     run(
         "comments",
+        &[RepairKind::RemovedComment, RepairKind::StrippedProse],
         &[
             ("{\"a\": 1, // note\n \"b\": 2}", r#"{"a":1,"b":2}"#),
             ("{/* c */ \"a\": 1}", r#"{"a":1}"#),
@@ -30,6 +31,7 @@ fn comments() {
 fn comments_after_commas_end_the_string_before_them() {
     run(
         "comments",
+        &[RepairKind::RemovedComment],
         &[
             (
                 "{\"a\": \"\", # a note\n\"b\": null}",
@@ -45,6 +47,7 @@ fn comments_after_commas_end_the_string_before_them() {
 fn a_comment_after_a_bracket_in_prose_still_opens_json() {
     run(
         "comments",
+        &[RepairKind::RemovedComment],
         &[
             ("Here:\n[ # the ids\n  1, 2]", "[1,2]"),
             ("Result: { // the user\n  \"a\": 1}", r#"{"a":1}"#),
@@ -58,6 +61,11 @@ fn a_comment_after_a_bracket_in_prose_still_opens_json() {
 fn a_comment_right_after_a_closing_quote() {
     run(
         "comments",
+        &[
+            RepairKind::RemovedComment,
+            RepairKind::InnerQuote,
+            RepairKind::UnquotedKey,
+        ],
         &[
             (r#"["a"/* foo */]"#, r#"["a"]"#),
             ("{\"a\": \"b\"// c\n}", r#"{"a":"b"}"#),
@@ -83,6 +91,7 @@ fn a_comment_right_after_a_closing_quote() {
 fn json_inside_comments_around_the_value() {
     run(
         "json inside comments",
+        &[RepairKind::StrippedProse],
         &[
             ("// {\"a\": 1}\n{\"b\": 2}", r#"{"b":2}"#),
             (r#"/* {"old": true} */ {"new": true}"#, r#"{"new":true}"#),

@@ -7,6 +7,7 @@ use crate::prelude::*;
 fn fences_prose_and_reasoning() {
     run(
         "code fence",
+        &[RepairKind::StrippedFence],
         &[
             ("```json\n{\"a\": 1}\n```", r#"{"a":1}"#),
             ("```\n{\"a\": 1}\n```", r#"{"a":1}"#),
@@ -19,6 +20,7 @@ fn fences_prose_and_reasoning() {
     );
     run(
         "code fence + prose",
+        &[RepairKind::StrippedProse],
         &[
             (
                 "Here is the JSON:\n```json\n{\"a\": 1}\n```\nHope this helps!",
@@ -32,6 +34,7 @@ fn fences_prose_and_reasoning() {
     );
     run(
         "text around JSON",
+        &[RepairKind::StrippedProse],
         &[
             ("Sure! Here it is: {\"a\": 1} Let me know.", r#"{"a":1}"#),
             ("The result is [1, 2, 3].", "[1,2,3]"),
@@ -44,6 +47,7 @@ fn fences_prose_and_reasoning() {
     );
     run(
         "no JSON at all",
+        &[],
         &[
             ("I cannot help with that request.", ERR),
             ("", ERR),
@@ -54,6 +58,7 @@ fn fences_prose_and_reasoning() {
     );
     run(
         "reasoning preamble",
+        &[RepairKind::SkippedReasoning],
         &[
             ("<think>maybe {\"x\": 0}</think>\n{\"a\": 1}", r#"{"a":1}"#),
             ("<thinking>[1]</thinking>[2]", "[2]"),
@@ -66,6 +71,7 @@ fn fences_prose_and_reasoning() {
     );
     run(
         "multiple JSON values",
+        &[RepairKind::MultipleValues],
         &[
             ("{\"a\": 1}\n{\"a\": 2}", r#"[{"a":1},{"a":2}]"#),
             ("[1] [2]", "[[1],[2]]"),
@@ -77,6 +83,7 @@ fn fences_prose_and_reasoning() {
 fn reasoning_tags_close_in_any_case() {
     run(
         "reasoning preamble",
+        &[RepairKind::SkippedReasoning],
         &[
             ("<THINKING>x {\"a\": 0}</THINKING>{\"a\": 1}", r#"{"a":1}"#),
             ("<Think>x</think>\n[1]", "[1]"),
@@ -88,6 +95,11 @@ fn reasoning_tags_close_in_any_case() {
 fn prose_in_braces_is_not_an_object() {
     run(
         "no JSON at all",
+        &[
+            RepairKind::UnquotedKey,
+            RepairKind::Truncated,
+            RepairKind::MissingValue,
+        ],
         &[
             ("{see attached}", ERR),
             ("{name}", ERR),
@@ -104,6 +116,7 @@ fn prose_in_braces_is_not_an_object() {
 fn one_line_fences() {
     run(
         "fences",
+        &[RepairKind::StrippedFence],
         &[
             ("```{\"a\": 1}```", r#"{"a":1}"#),
             ("```json {\"a\": \"b\"} ```", r#"{"a":"b"}"#),
@@ -121,6 +134,7 @@ fn one_line_fences() {
 fn quotes_alone_are_no_json() {
     run(
         "no json",
+        &[],
         &[("\"\"\"\"\"", ERR), ("''''", ERR), ("\"", ERR), ("'", ERR)],
     );
 }
@@ -131,6 +145,7 @@ fn quotes_alone_are_no_json() {
 fn citations_in_prose_are_no_answer() {
     run(
         "citations",
+        &[RepairKind::StrippedProse, RepairKind::MultipleValues],
         &[
             ("This is well documented in the literature [1][2].", "ERR"),
             ("Refs: [12]", "ERR"),
@@ -154,6 +169,7 @@ fn citations_in_prose_are_no_answer() {
 fn placeholders_and_options_are_no_json() {
     run(
         "json-looking prose",
+        &[RepairKind::StrippedProse, RepairKind::RedundantCloser],
         &[
             ("Usage: read_file <path> [--lines N]", ERR),
             ("see [-a] here", ERR),
@@ -173,6 +189,7 @@ fn placeholders_and_options_are_no_json() {
 fn chat_template_control_tokens() {
     run(
         "prose",
+        &[RepairKind::StrippedProse, RepairKind::UnquotedValue],
         &[
             (
                 r#"[TOOL_CALLS] [{"name": "a", "arguments": {}}]"#,
@@ -199,6 +216,7 @@ fn chat_template_control_tokens() {
 fn bracketed_notes_in_prose_are_no_arrays() {
     run(
         "prose",
+        &[RepairKind::StrippedProse],
         &[
             (r#"{"a": 1} Tax [8%]."#, r#"{"a":1}"#),
             ("Result: [1, 2]", "[1,2]"),
@@ -215,6 +233,11 @@ fn bracketed_notes_in_prose_are_no_arrays() {
 fn closing_tags_end_the_document() {
     run(
         "wrappers",
+        &[
+            RepairKind::StrippedProse,
+            RepairKind::Truncated,
+            RepairKind::UnquotedValue,
+        ],
         &[
             (r#"{"a": "x"</tool_call>"#, r#"{"a":"x"}"#),
             (r#"{"a": "x" </tool_call>"#, r#"{"a":"x"}"#),
@@ -242,6 +265,7 @@ fn closing_tags_end_the_document() {
 fn a_fence_that_holds_one_scalar() {
     run(
         "fenced scalar",
+        &[RepairKind::StrippedFence],
         &[
             ("```json\n42\n```", "42"),
             ("```json\nnull\n```", "null"),

@@ -10,6 +10,7 @@ use crate::prelude::*;
 fn what_follows_a_closing_quote() {
     run(
         "key without colon after a string",
+        &[RepairKind::MissingColon, RepairKind::InnerQuote],
         &[
             (
                 "{\n  \"name\" \"Ada\",\n  \"age\" 36\n}",
@@ -38,6 +39,7 @@ fn what_follows_a_closing_quote() {
     );
     run(
         "dotted, @ and slashed keys after a string",
+        &[RepairKind::UnquotedKey],
         &[
             (
                 r#"{user.name: "ada", user.id: 7}"#,
@@ -56,6 +58,7 @@ fn what_follows_a_closing_quote() {
     );
     run(
         "ellipsis after a string",
+        &[RepairKind::Ellipsis],
         &[
             (r#"{"a": "x", ... "z": 1}"#, r#"{"a":"x","z":1}"#),
             (r#"{"name": "Ada", ...}"#, r#"{"name":"Ada"}"#),
@@ -71,6 +74,7 @@ fn what_follows_a_closing_quote() {
     );
     run(
         "a key cut by the end after a string",
+        &[RepairKind::Truncated],
         &[
             (r#"{"a": "x", na"#, r#"{"a":"x"}"#),
             (r#"{name: "Ada", user.na"#, r#"{"name":"Ada"}"#),
@@ -87,6 +91,7 @@ fn what_follows_a_closing_quote() {
 fn closers_inside_a_string_before_its_quote() {
     run(
         "closers inside a string",
+        &[RepairKind::InnerQuote, RepairKind::StrippedProse],
         &[
             (
                 r#"{"content": "{"key": "value"}", "path": "a.json"}"#,
@@ -128,6 +133,7 @@ fn closers_inside_a_string_before_its_quote() {
 fn inner_quotes_before_separators_and_closers() {
     run(
         "inner quotes before `;` and closers",
+        &[RepairKind::InnerQuote, RepairKind::MissingComma],
         &[
             (
                 r#"{"code": "function f() { return "ok"; }", "file": "a.js"}"#,
@@ -150,6 +156,7 @@ fn inner_quotes_before_separators_and_closers() {
     );
     run(
         "inner quotes before a comma in an array",
+        &[RepairKind::InnerQuote, RepairKind::UnquotedValue],
         &[
             (
                 r#"["She said "no", then left", "next"]"#,
@@ -173,6 +180,7 @@ fn inner_quotes_before_separators_and_closers() {
 fn inner_quotes_in_keys_and_top_level_concatenation() {
     run(
         "inner quotes in keys",
+        &[RepairKind::MissingColon, RepairKind::InnerQuote],
         &[
             (r#"{"the "best" one": 1}"#, r#"{"the \"best\" one":1}"#),
             (r#"{"name" "Ada", "age" 36}"#, r#"{"name":"Ada","age":36}"#),
@@ -181,6 +189,7 @@ fn inner_quotes_in_keys_and_top_level_concatenation() {
     );
     run(
         "top-level concatenation with comments",
+        &[RepairKind::Concatenation, RepairKind::InnerQuote],
         &[
             (r#""a" + /* c */ "b""#, r#""ab""#),
             (r#""a" /* c */ + "b""#, r#""ab""#),
@@ -195,6 +204,7 @@ fn inner_quotes_in_keys_and_top_level_concatenation() {
 fn code_with_unescaped_quotes_in_strings() {
     run(
         "code in strings",
+        &[RepairKind::InnerQuote, RepairKind::StrippedProse, RepairKind::StrippedFence, RepairKind::MissingColon],
         &[
             // Go imports: quoted words on lines of their own are no keys without colons.
             (
@@ -230,6 +240,11 @@ fn code_with_unescaped_quotes_in_strings() {
 fn closers_and_comments_after_inner_quotes() {
     run(
         "closers and comments after inner quotes",
+        &[
+            RepairKind::InnerQuote,
+            RepairKind::RemovedComment,
+            RepairKind::StrippedProse,
+        ],
         &[
             (
                 r#"{"c": "x "y" ]] z", "d": 1}"#,
@@ -267,6 +282,7 @@ fn closers_and_comments_after_inner_quotes() {
 fn inner_quotes_before_the_rest_of_a_sentence() {
     run(
         "inner quotes",
+        &[RepairKind::InnerQuote, RepairKind::UnquotedKey],
         &[
             (
                 r#"{"a": "The word "x" means y, so z."}"#,
@@ -293,6 +309,7 @@ fn long_elements_before_a_colon_stay_elements() {
     let long = "y".repeat(80);
     run(
         "long elements before a colon",
+        &[RepairKind::MissingCloser, RepairKind::MissingComma],
         &[
             (
                 &format!("[\"{long}\" // c\n: 1]"),

@@ -6,6 +6,7 @@ use crate::prelude::*;
 fn unquoted_keys() {
     run(
         "unquoted keys",
+        &[RepairKind::UnquotedKey],
         &[
             ("{a: 1, b_2: \"x\"}", r#"{"a":1,"b_2":"x"}"#),
             ("{first name: \"A\"}", r#"{"first name":"A"}"#),
@@ -27,6 +28,7 @@ fn unquoted_keys() {
 fn missing_colon_and_value() {
     run(
         "missing colon",
+        &[RepairKind::MissingColon],
         &[
             (r#"{"a" 1, "b": 2}"#, r#"{"a":1,"b":2}"#),
             (r#"{"a" "x"}"#, r#"{"a":"x"}"#),
@@ -35,6 +37,7 @@ fn missing_colon_and_value() {
     );
     run(
         "missing value",
+        &[RepairKind::MissingValue],
         &[
             (r#"{"a": , "b": 2}"#, r#"{"a":null,"b":2}"#),
             (r#"{"a": }"#, r#"{"a":null}"#),
@@ -48,6 +51,7 @@ fn missing_colon_and_value() {
 fn missing_colons_right_after_the_key() {
     run(
         "missing colon",
+        &[RepairKind::MissingColon, RepairKind::InnerQuote],
         &[
             (r#"{"a"2}"#, r#"{"a":2}"#),
             (r#"{"a"1, "b"2}"#, r#"{"a":1,"b":2}"#),
@@ -66,6 +70,7 @@ fn missing_colons_right_after_the_key() {
 fn keys_without_colons_after_strings() {
     run(
         "keys without colons",
+        &[RepairKind::MissingColon, RepairKind::InnerQuote],
         &[
             (r#"{'name' 'x', age 3,}"#, r#"{"name":"x","age":3}"#),
             (
@@ -107,6 +112,7 @@ fn keys_without_colons_after_strings() {
     );
     run(
         "bare keys without colons",
+        &[RepairKind::UnquotedKey],
         &[
             (r#"{"a": null, count 2}"#, r#"{"a":null,"count":2}"#),
             (r#"{"ok": true, retries 3}"#, r#"{"ok":true,"retries":3}"#),
@@ -132,6 +138,7 @@ fn keys_without_colons_after_strings() {
 fn doubled_and_lost_colons() {
     run(
         "colon slips",
+        &[RepairKind::InvalidCharacter, RepairKind::MissingColon],
         &[
             (r#"{"a":: 1}"#, r#"{"a":1}"#),
             (r#"{"a":: "x", "b": 2}"#, r#"{"a":"x","b":2}"#),
@@ -150,6 +157,7 @@ fn doubled_and_lost_colons() {
 fn equals_signs_for_colons() {
     run(
         "colons",
+        &[RepairKind::MissingColon, RepairKind::InnerQuote],
         &[
             (r#"{"a": "x", "b" = 1}"#, r#"{"a":"x","b":1}"#),
             (r#"{"a" => "x"}"#, r#"{"a":"x"}"#),
@@ -189,6 +197,12 @@ fn equals_signs_for_colons() {
 fn negative_keys_parted_minus_and_full_width_separators() {
     run(
         "numbers and full-width separators",
+        &[
+            RepairKind::UnquotedKey,
+            RepairKind::MissingComma,
+            RepairKind::NumberFormat,
+            RepairKind::UnquotedValue,
+        ],
         &[
             (r#"{"a": "x", -2: "y"}"#, r#"{"a":"x","-2":"y"}"#),
             (r#"{1.5: "x", -2: "y"}"#, r#"{"1.5":"x","-2":"y"}"#),

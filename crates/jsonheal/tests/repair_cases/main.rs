@@ -1,6 +1,7 @@
 //! Table-driven cases for every row of the repair contract and every fault class of the
 //! issue, grouped by repair kind (a module per group): each input with the value it must
-//! repair to (or `ERR`: no honest repair exists), and the repair kind it must report.
+//! repair to (or `ERR`: no honest repair exists); each table names the repair kinds it is
+//! about, and each case that needs a repair must report one of them.
 //!
 //! Every case runs through both paths (`common::both`): the one-shot engine and the stream,
 //! fed whole and in 1-, 3- and 16-byte pieces, whose `finish` must equal the engine's result
@@ -41,8 +42,9 @@ mod prelude {
 pub const ERR: &str = "ERR";
 
 /// The failures of one table: a case whose one-shot value is not the expected one, whose
-/// repairs' spans leave the input, or on which the stream diverges from the engine.
-fn check(class: &str, cases: &[(&str, &str)]) -> Vec<String> {
+/// repairs' spans leave the input or name none of the table's repair kinds (valid JSON
+/// apart, which needs no repair), or on which the stream diverges from the engine.
+fn check(class: &str, table_kinds: &[RepairKind], cases: &[(&str, &str)]) -> Vec<String> {
     let mut failures = Vec::new();
     for (input, expected) in cases {
         let (got, stream) = outcome(input);
@@ -69,6 +71,15 @@ fn check(class: &str, cases: &[(&str, &str)]) -> Vec<String> {
                     .map_err(|e| e.to_string())
             ));
         }
+        if let (Ok(r), false) = (&got, *expected == ERR || is_json(input)) {
+            let reported: Vec<RepairKind> = r.repairs.iter().map(|x| x.kind()).collect();
+            if !reported.iter().any(|k| table_kinds.contains(k)) {
+                failures.push(format!(
+                    "[{class}] {input:?}: reports {reported:?}, none of the table's \
+                     {table_kinds:?}"
+                ));
+            }
+        }
         if let Err(m) = stream {
             failures.push(format!("[{class}] {m}"));
         }
@@ -76,9 +87,15 @@ fn check(class: &str, cases: &[(&str, &str)]) -> Vec<String> {
     failures
 }
 
-pub fn run(class: &str, cases: &[(&str, &str)]) {
-    let failures = check(class, cases);
+/// Run one table. `kinds` are the repairs the table is about: each case that needs a repair
+/// must report at least one of them.
+pub fn run(class: &str, kinds: &[RepairKind], cases: &[(&str, &str)]) {
+    let failures = check(class, kinds, cases);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn is_json(input: &str) -> bool {
+    serde_json::from_str::<serde::de::IgnoredAny>(input).is_ok()
 }
 
 /// The kinds of the repairs of `input` (checked on both paths).

@@ -7,6 +7,11 @@ fn strings_that_lost_their_closing_quote() {
     run(
         "missing closing quote",
         &[
+            RepairKind::MissingQuote,
+            RepairKind::Truncated,
+            RepairKind::TrailingComma,
+        ],
+        &[
             (
                 "{\"a\": 1, \"b\": \"unterminated\n}",
                 r#"{"a":1,"b":"unterminated"}"#,
@@ -29,6 +34,7 @@ fn strings_that_lost_their_closing_quote() {
 fn a_forgotten_quote_before_the_final_closers() {
     run(
         "missing quote",
+        &[RepairKind::MissingQuote, RepairKind::Truncated],
         &[
             (r#"{"key": ["value]}"#, r#"{"key":["value"]}"#),
             ("[\"abc]\n", r#"["abc"]"#),
@@ -52,6 +58,7 @@ fn a_forgotten_quote_before_the_final_closers() {
 fn lost_quotes_before_closers_and_the_next_key() {
     run(
         "lost quotes before closers",
+        &[RepairKind::MissingQuote],
         &[
             (r#"{"a": ["x", "y], "b": 1}"#, r#"{"a":["x","y"],"b":1}"#),
             (r#"{"a": {"b": "x}, "c": 1}"#, r#"{"a":{"b":"x"},"c":1}"#),
@@ -90,6 +97,7 @@ fn lost_quotes_before_closers_and_the_next_key() {
 fn lost_quotes_before_a_comma_and_a_line_break() {
     run(
         "lost quotes before a comma and a line break",
+        &[RepairKind::MissingQuote],
         &[
             (
                 "{\"name\": \"Ada,\n  \"age\": 3}",
@@ -126,6 +134,7 @@ fn lost_quotes_before_a_comma_and_a_line_break() {
 fn elements_that_lost_their_quote_at_the_line_end() {
     run(
         "elements that lost their quote at the line end",
+        &[RepairKind::MissingQuote, RepairKind::InnerQuote],
         &[
             (
                 "{\n  \"steps\": [\n    \"one\",\n    \"two,\n    \"three\"\n  ]\n}",
@@ -159,6 +168,7 @@ fn elements_that_lost_their_quote_at_the_line_end() {
 fn keys_that_lost_their_quote_after_a_string_value() {
     run(
         "keys that lost their quote after a string value",
+        &[RepairKind::MissingQuote, RepairKind::InnerQuote],
         &[
             (
                 r#"[{"name": "Bob", "role": "designer", "skills: []}, {"name": "Carol"}]"#,
@@ -186,6 +196,7 @@ fn keys_that_lost_their_quote_after_a_string_value() {
 fn keys_that_lost_their_closing_quote_in_compact_and_multiline_json() {
     run(
         "key lost its closing quote",
+        &[RepairKind::MissingQuote, RepairKind::MissingColon],
         &[
             (
                 r#"{"a":"x","units:"metric","d":[1]}"#,
@@ -243,6 +254,7 @@ fn keys_that_lost_their_closing_quote_in_compact_and_multiline_json() {
 fn values_that_lost_their_opening_quote() {
     run(
         "value lost its opening quote",
+        &[RepairKind::UnquotedValue],
         &[
             (
                 r#"{"host": 0.0.0.0", "port": 8080}"#,
@@ -293,6 +305,11 @@ fn strings_that_lost_their_opening_quote() {
     run(
         "lost opening quote",
         &[
+            RepairKind::UnquotedKey,
+            RepairKind::UnquotedValue,
+            RepairKind::InnerQuote,
+        ],
+        &[
             (r#"{"a": x", "b": 1}"#, r#"{"a":"x","b":1}"#),
             (
                 r#"{"a": hello world", "b": 1}"#,
@@ -326,6 +343,11 @@ fn a_lost_comma_after_a_number_and_a_lost_quote_before_closing_lines() {
     run(
         "lost comma, lost quote",
         &[
+            RepairKind::MissingQuote,
+            RepairKind::MissingComma,
+            RepairKind::InvalidCharacter,
+        ],
+        &[
             (
                 r#"{"id":42"name":"Widget","price":9.99}"#,
                 r#"{"id":42,"name":"Widget","price":9.99}"#,
@@ -354,6 +376,7 @@ fn a_lost_comma_after_a_number_and_a_lost_quote_before_closing_lines() {
 fn windows_paths_ending_in_a_backslash() {
     run(
         "windows paths ending in a backslash",
+        &[RepairKind::InvalidEscape],
         &[
             (r#"{"path": "C:\dir\"}"#, r#"{"path":"C:\\dir\\"}"#),
             (r#"{"p": "C:\dir\", "q": 1}"#, r#"{"p":"C:\\dir\\","q":1}"#),

@@ -7,6 +7,7 @@ use crate::prelude::*;
 fn single_quotes() {
     run(
         "single quotes",
+        &[RepairKind::SingleQuotes],
         &[
             (r#"{'a': 'b'}"#, r#"{"a":"b"}"#),
             (
@@ -35,6 +36,7 @@ fn single_quotes() {
 fn mismatched_quotes_around_a_string() {
     run(
         "mismatched quotes",
+        &[RepairKind::SingleQuotes, RepairKind::MissingQuote],
         &[
             (r#"{"a": 'x", "b": 1}"#, r#"{"a":"x","b":1}"#),
             (r#"['x", "y"]"#, r#"["x","y"]"#),
@@ -73,6 +75,7 @@ fn mismatched_quotes_around_a_string() {
 fn mixed_quote_keys_after_a_string_value() {
     run(
         "mixed-quote keys after a string value",
+        &[RepairKind::SingleQuotes, RepairKind::InnerQuote],
         &[
             (
                 r#"[{"name": "Carol", 'role": null, "skills": ["ux"]}]"#,
@@ -104,6 +107,11 @@ fn mixed_quote_keys_after_a_string_value() {
 fn strings_closed_by_another_kind_of_quote() {
     run(
         "mixed quotes",
+        &[
+            RepairKind::TypographicQuotes,
+            RepairKind::SingleQuotes,
+            RepairKind::MissingQuote,
+        ],
         &[
             (
                 r#"["north", "south”, "east"]"#,
@@ -190,6 +198,7 @@ fn strings_closed_by_another_kind_of_quote() {
 fn python_string_prefixes() {
     run(
         "python",
+        &[RepairKind::UnquotedValue, RepairKind::UnquotedKey],
         &[
             ("{u'a': 1}", r#"{"a":1}"#),
             ("{'a': u'x', 'b': b'y'}", r#"{"a":"x","b":"y"}"#),
@@ -210,6 +219,7 @@ fn python_string_prefixes() {
 fn python_raw_strings_keep_their_backslashes() {
     run(
         "raw strings",
+        &[RepairKind::SingleQuotes, RepairKind::InvalidEscape],
         &[
             (r"{'re': r'\bword\b'}", r#"{"re":"\\bword\\b"}"#),
             (r"{'p': r'C:\new\table'}", r#"{"p":"C:\\new\\table"}"#),
@@ -236,6 +246,7 @@ fn python_raw_strings_keep_their_backslashes() {
 fn stray_quote_after_a_number() {
     run(
         "stray quote after a number",
+        &[RepairKind::InvalidCharacter],
         &[
             (r#"{"a": 5", "b": 1}"#, r#"{"a":5,"b":1}"#),
             (r#"[1, 2"]"#, r#"[1,2]"#),

@@ -6,6 +6,7 @@ use crate::prelude::*;
 fn trailing_and_missing_commas() {
     run(
         "trailing commas",
+        &[RepairKind::TrailingComma],
         &[
             (r#"{"a": 1, "b": 2,}"#, r#"{"a":1,"b":2}"#),
             ("[1, 2, 3,]", "[1,2,3]"),
@@ -18,6 +19,7 @@ fn trailing_and_missing_commas() {
     );
     run(
         "missing commas",
+        &[RepairKind::MissingComma],
         &[
             (r#"{"a": 1 "b": 2}"#, r#"{"a":1,"b":2}"#),
             (r#"["x" "y" "z"]"#, r#"["x","y","z"]"#),
@@ -38,6 +40,7 @@ fn trailing_and_missing_commas() {
 fn a_key_right_after_a_closing_quote_means_a_missing_comma() {
     run(
         "missing commas",
+        &[RepairKind::MissingComma, RepairKind::InnerQuote],
         &[
             (r#"{"a":"x""b":"y"}"#, r#"{"a":"x","b":"y"}"#),
             (r#"{"key": "val"ue"}"#, r#"{"key":"val\"ue"}"#),
@@ -50,6 +53,7 @@ fn a_key_right_after_a_closing_quote_means_a_missing_comma() {
 fn unicode_spaces_between_tokens() {
     run(
         "layout",
+        &[RepairKind::InvalidCharacter],
         &[
             ("{\"a\":\u{a0}\"foo\"}", r#"{"a":"foo"}"#),
             ("{\"a\":\u{202f}\"foo\"}", r#"{"a":"foo"}"#),
@@ -81,6 +85,11 @@ fn unicode_spaces_between_tokens() {
 fn yaml_list_markers_and_mustache_sections() {
     run(
         "yaml",
+        &[
+            RepairKind::MissingComma,
+            RepairKind::StrippedProse,
+            RepairKind::NumberFormat,
+        ],
         &[
             (
                 "{\"tags\": [\n  - \"red\"\n  - \"blue\"\n]}",

@@ -7,6 +7,7 @@ use crate::prelude::*;
 fn strings() {
     run(
         "string concatenation",
+        &[RepairKind::Concatenation],
         &[
             (r#"{"a": "hello " + "world"}"#, r#"{"a":"hello world"}"#),
             (r#"["a" + "b" + "c"]"#, r#"["abc"]"#),
@@ -14,6 +15,7 @@ fn strings() {
     );
     run(
         "escaped JSON",
+        &[RepairKind::EscapedJson],
         &[
             (r#"{\"a\": \"b\"}"#, r#"{"a":"b"}"#),
             (r#"[{\"a\": 1}]"#, r#"[{"a":1}]"#),
@@ -28,6 +30,11 @@ fn strings() {
     );
     run(
         "smart quotes",
+        &[
+            RepairKind::TypographicQuotes,
+            RepairKind::SingleQuotes,
+            RepairKind::StrippedProse,
+        ],
         &[
             ("{“a”: “b”}", r#"{"a":"b"}"#),
             ("{‘a’: ‘b’}", r#"{"a":"b"}"#),
@@ -64,6 +71,7 @@ fn strings() {
     );
     run(
         "unescaped quotes in strings",
+        &[RepairKind::InnerQuote, RepairKind::MissingQuote],
         &[
             (
                 r#"{"text": "He said "hi" to me", "n": 1}"#,
@@ -81,6 +89,7 @@ fn strings() {
     );
     run(
         "unescaped control characters",
+        &[RepairKind::ControlCharacter],
         &[
             ("{\"a\": \"line1\nline2\"}", r#"{"a":"line1\nline2"}"#),
             (
@@ -93,6 +102,7 @@ fn strings() {
     );
     run(
         "invalid escapes",
+        &[RepairKind::InvalidEscape, RepairKind::SingleQuotes],
         &[
             (r#"{"path": "C:\Users\me"}"#, r#"{"path":"C:\\Users\\me"}"#),
             (r#"{"re": "\d+\.\d+"}"#, r#"{"re":"\\d+\\.\\d+"}"#),
@@ -109,6 +119,7 @@ fn strings() {
     );
     run(
         "backtick strings",
+        &[RepairKind::SingleQuotes],
         &[
             ("{\"a\": `x`}", r#"{"a":"x"}"#),
             ("{`k`: `multi\nline`}", r#"{"k":"multi\nline"}"#),
@@ -121,6 +132,11 @@ fn strings() {
 fn json_strings_holding_json_stay_strings() {
     run(
         "double-encoded strings in prose",
+        &[
+            RepairKind::StrippedProse,
+            RepairKind::MissingOpener,
+            RepairKind::EscapedJson,
+        ],
         &[
             (r#""{\"a\": 1}""#, r#""{\"a\": 1}""#),
             (
@@ -147,6 +163,7 @@ fn json_strings_holding_json_stay_strings() {
 fn an_escaped_object_as_a_members_value() {
     run(
         "escaped member",
+        &[RepairKind::EscapedJson],
         &[
             (
                 r#"{"name": "get_time", "arguments": {\"tz\": \"Europe/Paris\"}}"#,
@@ -186,6 +203,7 @@ fn a_plus_before_an_unterminated_comment_joins_nothing() {
     assert_eq!(got.value().unwrap(), Value::String("a".into()));
     run(
         "a plus before a comment",
+        &[RepairKind::Concatenation],
         &[
             (r#""x" /* a */ + /* c */ "y""#, r#""xy""#),
             (r#""x" + "y""#, r#""xy""#),

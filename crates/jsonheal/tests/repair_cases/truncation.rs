@@ -6,6 +6,7 @@ use crate::prelude::*;
 fn truncation() {
     run(
         "truncation",
+        &[RepairKind::Truncated],
         &[
             (r#"{"a": "hello wor"#, r#"{"a":"hello wor"}"#),
             (r#"{"a": [1, 2, {"b": "c""#, r#"{"a":[1,2,{"b":"c"}]}"#),
@@ -51,6 +52,7 @@ fn truncation() {
 fn cut_literals_of_every_kind() {
     run(
         "cut literals",
+        &[RepairKind::Truncated],
         &[
             ("[1, 2, Infin", "[1,2,null]"),
             ("[1, undefi", "[1,null]"),

@@ -7,6 +7,7 @@ use crate::prelude::*;
 fn wrappers_and_oddities() {
     run(
         "ellipsis",
+        &[RepairKind::Ellipsis],
         &[
             ("[1, 2, 3, ...]", "[1,2,3]"),
             ("[1, 2, ...]", "[1,2]"),
@@ -17,6 +18,7 @@ fn wrappers_and_oddities() {
     );
     run(
         "JSONP",
+        &[RepairKind::Wrapper],
         &[
             ("callback({\"a\": 1});", r#"{"a":1}"#),
             ("jQuery123_456([1, 2])", "[1,2]"),
@@ -24,6 +26,7 @@ fn wrappers_and_oddities() {
     );
     run(
         "MongoDB types",
+        &[RepairKind::Wrapper],
         &[
             (
                 r#"{"_id": ObjectId("123"), "n": NumberLong(5)}"#,
@@ -39,6 +42,7 @@ fn wrappers_and_oddities() {
     );
     run(
         "regex literal",
+        &[RepairKind::RegexLiteral],
         &[
             (r#"{"r": /ab+c/}"#, r#"{"r":"/ab+c/"}"#),
             (r#"{"r": /a\/b/gi}"#, r#"{"r":"/a\\/b/gi"}"#),
@@ -46,6 +50,7 @@ fn wrappers_and_oddities() {
     );
     run(
         "combined",
+        &[RepairKind::SingleQuotes],
         &[
             ("{name: 'Ada', tags: ['x', 'y',], active: True,}", r#"{"name":"Ada","tags":["x","y"],"active":true}"#),
             (
@@ -62,6 +67,7 @@ fn wrappers_and_oddities() {
 fn top_level_wrappers() {
     run(
         "wrappers",
+        &[RepairKind::Wrapper],
         &[
             ("callback_123(2);", "2"),
             ("callback_123(\"foo\");", r#""foo""#),
