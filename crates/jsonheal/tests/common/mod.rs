@@ -123,9 +123,9 @@ pub fn apply(doc: &mut Option<Value>, event: &Event) -> Result<(), String> {
 }
 
 /// Feed `text` to `r` in the pieces that end at `cuts` (byte offsets, so a UTF-8 character
-/// may split; the text's end is the last cut) and check after each push that changed
-/// something: the events drained so far rebuild the snapshot exactly, the snapshot never
-/// goes back on the previous one, and it is consistent with `fin` when that is known. The
+/// may split; the text's end is the last cut) and check after each push: the events drained
+/// so far rebuild the snapshot exactly, the snapshot never goes back on the previous one, it
+/// changes only with `revision()`, and it is consistent with `fin` when that is known. The
 /// error names the text, the byte reached and what went wrong.
 #[allow(dead_code)]
 pub fn feed(
@@ -137,18 +137,13 @@ pub fn feed(
 ) -> Result<(), String> {
     let mut patched: Option<Value> = None;
     let mut previous: Option<Value> = None;
-    let mut revision = None;
+    let mut revision = r.revision();
     let bytes = text.as_bytes();
     let mut start = 0;
     for &end in cuts.iter().chain(std::iter::once(&bytes.len())) {
         let end = end.clamp(start, bytes.len());
         r.push_bytes(&bytes[start..end]);
         start = end;
-        // Nothing new to see: the snapshot and the events are those of the last check.
-        if revision == Some(r.revision()) {
-            continue;
-        }
-        revision = Some(r.revision());
         let at = |m: String| format!("{name}: after {end} bytes ({:?}): {m}", prefix(text, end));
         let snap = r.snapshot();
         for e in r.events() {
@@ -159,6 +154,10 @@ pub fn feed(
                 "the events rebuild {patched:?}, the snapshot is {snap:?}"
             )));
         }
+        if r.revision() == revision && snap != previous {
+            return Err(at("the snapshot changed, the revision did not".into()));
+        }
+        revision = r.revision();
         if let (Some(s), Some(f)) = (&snap, fin) {
             consistency(s, f).map_err(at)?;
         }

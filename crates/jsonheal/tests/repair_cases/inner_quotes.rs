@@ -320,3 +320,26 @@ fn long_elements_before_a_colon_stay_elements() {
         ],
     );
 }
+
+/// Quotes inside a string value, left unescaped.
+#[test]
+fn unescaped_quotes_in_strings() {
+    run(
+        "unescaped quotes in strings",
+        &[RepairKind::InnerQuote, RepairKind::MissingQuote],
+        &[
+            (
+                r#"{"text": "He said "hi" to me", "n": 1}"#,
+                r#"{"text":"He said \"hi\" to me","n":1}"#,
+            ),
+            (
+                r#"{"text": "do you know "michael", jackson", "n": 1}"#,
+                r#"{"text":"do you know \"michael\", jackson","n":1}"#,
+            ),
+            (r#"{"code": "print("hi")"}"#, r#"{"code":"print(\"hi\")"}"#),
+            (r#"{"a": "x "y" z"}"#, r#"{"a":"x \"y\" z"}"#),
+            (r#"["He said "hi" ok"]"#, r#"["He said \"hi\" ok"]"#),
+            (r#"{"a": "x, "b": 2}"#, r#"{"a":"x","b":2}"#),
+        ],
+    );
+}

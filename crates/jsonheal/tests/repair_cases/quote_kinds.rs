@@ -1,5 +1,5 @@
-//! `SingleQuotes`, `TypographicQuotes`: strings opened or closed by another quote than `"`,
-//! Python string prefixes and raw strings.
+//! `SingleQuotes`, `TypographicQuotes`: strings opened or closed by another quote than `"`
+//! (single, typographic, backtick, mixed), Python string prefixes and raw strings.
 
 use crate::prelude::*;
 
@@ -251,6 +251,60 @@ fn stray_quote_after_a_number() {
             (r#"{"a": 5", "b": 1}"#, r#"{"a":5,"b":1}"#),
             (r#"[1, 2"]"#, r#"[1,2]"#),
             (r#"{"a": -0.5e3"}"#, r#"{"a":-0.5e3}"#),
+        ],
+    );
+}
+
+/// Typographic quotes and backticks around keys and values.
+#[test]
+fn smart_quotes_and_backticks() {
+    run(
+        "smart quotes",
+        &[
+            RepairKind::TypographicQuotes,
+            RepairKind::SingleQuotes,
+            RepairKind::StrippedProse,
+        ],
+        &[
+            ("{“a”: “b”}", r#"{"a":"b"}"#),
+            ("{‘a’: ‘b’}", r#"{"a":"b"}"#),
+            // An element in typographic quotes is a string even with a colon in it (no bare
+            // key of the object around the array; found by the stream's soup test).
+            (
+                "{\"tags\": [‘x:’, \"y\"], \"n\": 2}",
+                r#"{"tags":["x:","y"],"n":2}"#,
+            ),
+            ("{\"t\": [“a: b”]}", r#"{"t":["a: b"]}"#),
+            ("{\"q\": \"she said “hi”\"}", r#"{"q":"she said “hi”"}"#),
+            // A straight quote opened it, a typographic one closes it.
+            ("{\"a\": \"x”, \"b\": \"y”}", r#"{"a":"x","b":"y"}"#),
+            (
+                "{\"city\": \"Paris”, \"country\": “France\"}",
+                r#"{"city":"Paris","country":"France"}"#,
+            ),
+            // Content otherwise, even before a comma.
+            (
+                "{'q': \"he said “yes”, then left\"}",
+                r#"{"q":"he said “yes”, then left"}"#,
+            ),
+            // A key that lost its closing quote ends at its colon, whichever quote opened
+            // it (the opening `“` is three bytes long).
+            ("{“a: 1}", r#"{"a":1}"#),
+            ("{“ab: null}", r#"{"ab":null}"#),
+            ("{“ ,:\tnull}", r#"{" ,":null}"#),
+            ("{‘name: \"Ada\"}", r#"{"name":"Ada"}"#),
+            // A `'` then a colon closes a `"` key unless the key's own quote comes later on
+            // the line, and an escaped quote is not that one.
+            (r#"Here: {"':\"": null}"#, r#"{"':\"":null}"#),
+            (r#"{"a': 1}"#, r#"{"a":1}"#),
+        ],
+    );
+    run(
+        "backtick strings",
+        &[RepairKind::SingleQuotes],
+        &[
+            ("{\"a\": `x`}", r#"{"a":"x"}"#),
+            ("{`k`: `multi\nline`}", r#"{"k":"multi\nline"}"#),
         ],
     );
 }
