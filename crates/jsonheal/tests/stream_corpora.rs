@@ -9,11 +9,11 @@ use jsonheal::stream::Repairer;
 use serde_json::Value;
 
 mod common;
-use common::{feed, final_within_limits};
+use common::{feed_changes, final_within_limits};
 
 /// Feed `text` in pieces of 1 to `largest` bytes, whose sizes cycle from `first`; the
-/// contradictions found (the checks of `common::feed`), and whether `finish` differs from
-/// one-shot `repair`.
+/// contradictions found (the checks of `common::feed_changes`), and whether `finish`
+/// differs from one-shot `repair`.
 fn stream_problems(text: &str, fin: &Option<Value>, first: usize, largest: usize) -> Vec<String> {
     let mut cuts = Vec::new();
     let (mut at, mut k) = (0, 0);
@@ -24,7 +24,7 @@ fn stream_problems(text: &str, fin: &Option<Value>, first: usize, largest: usize
     }
     let mut problems = Vec::new();
     let mut r = Repairer::new();
-    if let Err(m) = feed(&mut r, "case", text, &cuts, fin.as_ref()) {
+    if let Err(m) = feed_changes(&mut r, "case", text, &cuts, fin.as_ref()) {
         problems.push(m);
     }
     if r.finish() != jsonheal::repair(text) {

@@ -135,6 +135,30 @@ pub fn feed(
     cuts: &[usize],
     fin: Option<&Value>,
 ) -> Result<(), String> {
+    feed_checking(r, name, text, cuts, fin, true)
+}
+
+/// [`feed`] for large corpora: checks only after the pushes that moved `revision()`
+/// (a snapshot per push would make them several times slower).
+#[allow(dead_code)]
+pub fn feed_changes(
+    r: &mut Repairer,
+    name: &str,
+    text: &str,
+    cuts: &[usize],
+    fin: Option<&Value>,
+) -> Result<(), String> {
+    feed_checking(r, name, text, cuts, fin, false)
+}
+
+fn feed_checking(
+    r: &mut Repairer,
+    name: &str,
+    text: &str,
+    cuts: &[usize],
+    fin: Option<&Value>,
+    every_push: bool,
+) -> Result<(), String> {
     let mut patched: Option<Value> = None;
     let mut previous: Option<Value> = None;
     let mut revision = r.revision();
@@ -144,6 +168,9 @@ pub fn feed(
         let end = end.clamp(start, bytes.len());
         r.push_bytes(&bytes[start..end]);
         start = end;
+        if !every_push && r.revision() == revision {
+            continue;
+        }
         let at = |m: String| format!("{name}: after {end} bytes ({:?}): {m}", prefix(text, end));
         let snap = r.snapshot();
         for e in r.events() {
