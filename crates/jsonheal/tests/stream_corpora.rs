@@ -9,10 +9,10 @@ use jsonheal::stream::Repairer;
 use serde_json::Value;
 
 mod common;
-use common::{feed_changes, final_within_limits};
+use common::{feed_checking, final_within_limits};
 
 /// Feed `text` in pieces of 1 to `largest` bytes, whose sizes cycle from `first`; the
-/// contradictions found (the checks of `common::feed_changes`), and whether `finish`
+/// contradictions found (the checks of `common::feed_checking`), and whether `finish`
 /// differs from one-shot `repair`.
 fn stream_problems(text: &str, fin: &Option<Value>, first: usize, largest: usize) -> Vec<String> {
     let mut cuts = Vec::new();
@@ -24,7 +24,7 @@ fn stream_problems(text: &str, fin: &Option<Value>, first: usize, largest: usize
     }
     let mut problems = Vec::new();
     let mut r = Repairer::new();
-    if let Err(m) = feed_changes(&mut r, "case", text, &cuts, fin.as_ref()) {
+    if let Err(m) = feed_checking(&mut r, "case", text, &cuts, fin.as_ref(), false) {
         problems.push(m);
     }
     if r.finish() != jsonheal::repair(text) {

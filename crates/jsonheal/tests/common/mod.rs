@@ -138,20 +138,10 @@ pub fn feed(
     feed_checking(r, name, text, cuts, fin, true)
 }
 
-/// [`feed`] for large corpora: checks only after the pushes that moved `revision()`
-/// (a snapshot per push would make them several times slower).
+/// [`feed`], or for large corpora (`every_push` false) checking only after the pushes that
+/// moved `revision()`: a snapshot per push would make them several times slower.
 #[allow(dead_code)]
-pub fn feed_changes(
-    r: &mut Repairer,
-    name: &str,
-    text: &str,
-    cuts: &[usize],
-    fin: Option<&Value>,
-) -> Result<(), String> {
-    feed_checking(r, name, text, cuts, fin, false)
-}
-
-fn feed_checking(
+pub fn feed_checking(
     r: &mut Repairer,
     name: &str,
     text: &str,
