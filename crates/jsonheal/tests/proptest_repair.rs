@@ -17,7 +17,7 @@
 
 use std::time::{Duration, Instant};
 
-use jsonheal::{repair, Repaired};
+use jsonheal::{repair, ErrorKind, Repaired};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::FileFailurePersistence;
@@ -389,12 +389,24 @@ fn apply(text: &str, edits: &[Edit]) -> String {
 // The invariants every result must keep.
 
 /// `Ok` ⇒ JSON; idempotent; spans inside the input, on char boundaries, in input order.
+/// `Err` ⇒ "no JSON found", the only honest error for these inputs (short, so far below the
+/// depth limit, and repaired with the default options), and never for valid JSON.
 fn check_result(
     input: &str,
     result: &Result<Repaired, jsonheal::Error>,
 ) -> Result<(), TestCaseError> {
-    let Ok(r) = result else {
-        return Ok(());
+    let r = match result {
+        Ok(r) => r,
+        Err(e) => {
+            prop_assert_eq!(e.kind(), &ErrorKind::NoJson, "{:?}: {}", input, e);
+            prop_assert!(
+                serde_json::from_str::<serde::de::IgnoredAny>(input).is_err(),
+                "valid JSON refused: {:?}: {}",
+                input,
+                e
+            );
+            return Ok(());
+        }
     };
     prop_assert!(
         serde_json::from_str::<Value>(&r.text).is_ok(),
@@ -556,59 +568,86 @@ proptest! {
 // Depth and adversarial inputs, on a thread with the default 2 MiB stack: recursion would
 // overflow it; the time bound only catches quadratic behaviour (debug builds are slow).
 
-fn on_small_stack(name: &str, input: String) {
-    let name = name.to_owned();
+/// What a run on a small stack must give: JSON, or an error of this kind.
+#[derive(Debug, Clone, PartialEq)]
+enum Expect {
+    Json,
+    Error(ErrorKind),
+}
+
+/// Deeper than the default `max_depth` of 10,000.
+fn too_deep() -> Expect {
+    Expect::Error(ErrorKind::TooDeep)
+}
+
+fn no_json() -> Expect {
+    Expect::Error(ErrorKind::NoJson)
+}
+
+fn on_small_stack(name: &str, input: String, expect: Expect) {
     let handle = std::thread::Builder::new()
         .stack_size(2 << 20)
-        .name(name.clone())
+        .name(name.to_owned())
         .spawn(move || {
             let t = Instant::now();
             let r = repair(&input);
             let elapsed = t.elapsed();
-            if let Ok(r) = &r {
-                assert!(
-                    serde_json::from_str::<serde::de::IgnoredAny>(&r.text).is_ok(),
-                    "{name}: Ok but not JSON"
-                );
-            }
-            elapsed
+            let got = match &r {
+                Ok(r) => {
+                    assert!(
+                        serde_json::from_str::<serde::de::IgnoredAny>(&r.text).is_ok(),
+                        "Ok but not JSON"
+                    );
+                    Expect::Json
+                }
+                Err(e) => Expect::Error(e.kind().clone()),
+            };
+            (got, elapsed)
         })
         .expect("spawn");
-    let elapsed = handle
+    let (got, elapsed) = handle
         .join()
         .expect("the repair thread panicked or overflowed");
+    assert_eq!(got, expect, "{name}");
     assert!(elapsed < Duration::from_secs(10), "took {elapsed:?}");
 }
 
 #[test]
 fn a_million_open_brackets() {
-    on_small_stack("[ x 1M", "[".repeat(1_000_000));
+    on_small_stack("[ x 1M", "[".repeat(1_000_000), too_deep());
 }
 
 #[test]
 fn three_hundred_thousand_open_members() {
-    on_small_stack("{\"a\": x 300k", "{\"a\":".repeat(300_000));
+    on_small_stack("{\"a\": x 300k", "{\"a\":".repeat(300_000), too_deep());
 }
 
 #[test]
 fn a_million_closers() {
-    on_small_stack("]} x 500k", "]}".repeat(500_000));
+    // Closers alone open nothing.
+    on_small_stack("]} x 500k", "]}".repeat(500_000), no_json());
 }
 
 #[test]
 fn alternating_openers() {
-    on_small_stack("{[ x 500k", "{[".repeat(500_000));
+    // A `[` where a key belongs opens nothing (`{[{[` repairs to `{}`): never deep.
+    on_small_stack("{[ x 500k", "{[".repeat(500_000), Expect::Json);
 }
 
 #[test]
 fn unclosed_string_full_of_separators() {
-    on_small_stack("unclosed", format!("{{\"a\": \"x{}", ", y".repeat(100_000)));
+    on_small_stack(
+        "unclosed",
+        format!("{{\"a\": \"x{}", ", y".repeat(100_000)),
+        Expect::Json,
+    );
 }
 
 #[test]
 fn unbalanced_quotes() {
-    on_small_stack("double quotes", "\"".repeat(100_000));
-    on_small_stack("single quotes", "'".repeat(100_000));
+    // Quotes alone hold no value (see the `quotes_alone_are_no_json` table).
+    on_small_stack("double quotes", "\"".repeat(100_000), no_json());
+    on_small_stack("single quotes", "'".repeat(100_000), no_json());
 }
 
 #[test]
@@ -698,12 +737,14 @@ fn regression_fenced_literals_with_missing_comma_after_prose() {
 
 fn regression_multiple_values_wrapper_stays_within_depth() {
     let input = format!("[] {}", "[".repeat(127));
-    if let Ok(r) = repair(&input) {
-        assert!(
+    // Two values (the second completed), wrapped in an array: 129 levels.
+    match repair(&input) {
+        Ok(r) => assert!(
             serde_json::from_str::<Value>(&r.text).is_ok(),
             "Ok but serde_json cannot read it back: {}",
             r.text
-        );
+        ),
+        Err(e) => assert_eq!(e.kind(), &ErrorKind::TooDeep, "{e}"),
     }
 }
 
@@ -718,13 +759,12 @@ fn known_bug_arbitrary_precision_magic_key() {
         r#"{"$serde_json::private::Number": "x", "b": None}"#,
         r#"{"$serde_json::private::Number": "1"}"#,
     ] {
-        if let Ok(r) = repair(input) {
-            let v = r.value();
-            assert!(
-                matches!(v, Ok(Value::Object(_))),
-                "{input:?} -> {:?} reads back as {v:?}",
-                r.text
-            );
-        }
+        let r = repair(input).expect("an object with a string member repairs");
+        let v = r.value();
+        assert!(
+            matches!(v, Ok(Value::Object(_))),
+            "{input:?} -> {:?} reads back as {v:?}",
+            r.text
+        );
     }
 }

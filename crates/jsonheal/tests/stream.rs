@@ -7,6 +7,9 @@ use jsonheal::{repair, repair_with, DuplicateKeys, NonFinite, Options};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
+mod common;
+use common::{consistency, feed};
+
 // ----- documents -------------------------------------------------------------------------
 
 /// Valid JSON: the stream must fill these in completely.
@@ -216,75 +219,6 @@ fn all_docs() -> impl Iterator<Item = (&'static str, &'static str)> {
 
 // ----- checkers --------------------------------------------------------------------------
 
-/// Whether `snapshot` says nothing that `fin` contradicts: every string is a prefix of the
-/// final one, every scalar equals the final one, every key is present (in the same order),
-/// every array is no longer than the final one.
-fn consistent(snapshot: &Value, fin: &Value) -> Result<(), String> {
-    fn walk(s: &Value, f: &Value, at: &str) -> Result<(), String> {
-        match (s, f) {
-            (Value::String(a), Value::String(b)) if b.starts_with(a.as_str()) => Ok(()),
-            (Value::Array(a), Value::Array(b)) if a.len() <= b.len() => {
-                for (i, (x, y)) in a.iter().zip(b).enumerate() {
-                    walk(x, y, &format!("{at}/{i}"))?;
-                }
-                Ok(())
-            }
-            (Value::Object(a), Value::Object(b)) => {
-                let mut last = None;
-                for (k, x) in a {
-                    let Some(idx) = b.keys().position(|x| x == k) else {
-                        return Err(format!("{at}: key {k:?} is not in the final value"));
-                    };
-                    if last.is_some_and(|l| idx < l) {
-                        return Err(format!("{at}: key {k:?} is out of order"));
-                    }
-                    last = Some(idx);
-                    walk(x, &b[k], &format!("{at}/{k}"))?;
-                }
-                Ok(())
-            }
-            (a, b) if a == b => Ok(()),
-            (a, b) => Err(format!("{at}: snapshot has {a}, final has {b}")),
-        }
-    }
-    walk(snapshot, fin, "")
-}
-
-/// Apply events to a value the way a UI would patch its copy.
-fn apply(doc: &mut Option<Value>, event: &Event) -> Result<(), String> {
-    if event.path.is_empty() {
-        match &event.op {
-            Op::Set(v) => *doc = Some(v.clone()),
-            Op::Append(s) => match doc {
-                Some(Value::String(t)) => t.push_str(s),
-                _ => return Err("append to a root that is not a string".into()),
-            },
-        }
-        return Ok(());
-    }
-    let root = doc.as_mut().ok_or("event before the root")?;
-    match &event.op {
-        Op::Append(s) => match root.pointer_mut(&event.path) {
-            Some(Value::String(t)) => t.push_str(s),
-            _ => return Err(format!("append to {} which is not a string", event.path)),
-        },
-        Op::Set(v) => {
-            let (parent, last) = event.path.rsplit_once('/').ok_or("bad pointer")?;
-            let key = last.replace("~1", "/").replace("~0", "~");
-            match root.pointer_mut(parent) {
-                Some(Value::Object(m)) => {
-                    if m.insert(key, v.clone()).is_some() {
-                        return Err(format!("{} set twice", event.path));
-                    }
-                }
-                Some(Value::Array(a)) if key == a.len().to_string() => a.push(v.clone()),
-                _ => return Err(format!("no place for {}", event.path)),
-            }
-        }
-    }
-    Ok(())
-}
-
 /// Feed `text` in the given pieces (byte slices, so UTF-8 characters may split) and check
 /// after each one: the snapshot is consistent with `fin` and with the previous snapshot, and
 /// the events drained so far rebuild it exactly.
@@ -300,54 +234,8 @@ fn check_chunks_with(
     fin: Option<&Value>,
 ) -> Repairer {
     let mut r = Repairer::with_options(options);
-    let mut patched: Option<Value> = None;
-    let mut previous: Option<Value> = None;
-    let bytes = text.as_bytes();
-    let mut start = 0;
-    for &end in cuts.iter().chain(std::iter::once(&bytes.len())) {
-        let end = end.clamp(start, bytes.len());
-        r.push_bytes(&bytes[start..end]);
-        start = end;
-        let snap = r.snapshot();
-        for e in r.events() {
-            apply(&mut patched, &e.to_event())
-                .unwrap_or_else(|m| panic!("{name}: at byte {end}: {m}"));
-        }
-        assert_eq!(
-            patched, snap,
-            "{name}: events disagree with the snapshot at {end}"
-        );
-        if let (Some(s), Some(f)) = (&snap, fin) {
-            if let Err(m) = consistent(s, f) {
-                panic!(
-                    "{name}: after {end} bytes ({:?}): {m}",
-                    &text[..text.floor_char_boundary_compat(end)]
-                );
-            }
-        }
-        if let Some(p) = &previous {
-            let s = snap.as_ref().expect("a snapshot never goes back to None");
-            if let Err(m) = consistent(p, s) {
-                panic!("{name}: snapshot went backwards at byte {end}: {m}");
-            }
-        }
-        previous = snap;
-    }
+    feed(&mut r, name, text, cuts, fin).unwrap_or_else(|m| panic!("{m}"));
     r
-}
-
-trait FloorBoundary {
-    fn floor_char_boundary_compat(&self, i: usize) -> usize;
-}
-
-impl FloorBoundary for str {
-    fn floor_char_boundary_compat(&self, mut i: usize) -> usize {
-        i = i.min(self.len());
-        while !self.is_char_boundary(i) {
-            i -= 1;
-        }
-        i
-    }
 }
 
 fn final_value(text: &str) -> Option<Value> {
@@ -443,7 +331,7 @@ fn snapshots_agree_with_repair_of_the_prefix() {
             r.push(&text[i..i + c.len_utf8()]);
             let prefix = &text[..i + c.len_utf8()];
             if let (Some(snap), Some(fin)) = (r.snapshot(), final_value(prefix)) {
-                if let Err(m) = consistent(&snap, &fin) {
+                if let Err(m) = consistency(&snap, &fin) {
                     panic!("{name}: prefix {prefix:?}: {m}");
                 }
             }

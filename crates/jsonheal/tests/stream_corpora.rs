@@ -9,37 +9,23 @@ use jsonheal::stream::Repairer;
 use serde_json::Value;
 
 mod common;
-use common::{consistent, final_within_limits};
+use common::{feed_checking, final_within_limits};
 
 /// Feed `text` in pieces of 1 to `largest` bytes, whose sizes cycle from `first`; the
-/// contradictions found.
+/// contradictions found (the checks of `common::feed_checking`), and whether `finish`
+/// differs from one-shot `repair`.
 fn stream_problems(text: &str, fin: &Option<Value>, first: usize, largest: usize) -> Vec<String> {
+    let mut cuts = Vec::new();
+    let (mut at, mut k) = (0, 0);
+    while at < text.len() {
+        at = (at + 1 + (first + k * 7) % largest).min(text.len());
+        k += 1;
+        cuts.push(at);
+    }
     let mut problems = Vec::new();
     let mut r = Repairer::new();
-    let mut previous: Option<Value> = None;
-    let (bytes, mut at, mut k) = (text.as_bytes(), 0, 0);
-    let mut revision = u64::MAX;
-    while at < bytes.len() {
-        let end = (at + 1 + (first + k * 7) % largest).min(bytes.len());
-        k += 1;
-        r.push_bytes(&bytes[at..end]);
-        at = end;
-        if r.revision() == revision {
-            continue;
-        }
-        revision = r.revision();
-        let snap = r.snapshot();
-        if let (Some(p), Some(s)) = (&previous, &snap) {
-            if !consistent(p, s) {
-                problems.push(format!("went back at {at}: {p} then {s}"));
-            }
-        }
-        if let (Some(s), Some(f)) = (&snap, fin) {
-            if !consistent(s, f) {
-                problems.push(format!("contradicts the final value at {at}: {s} vs {f}"));
-            }
-        }
-        previous = snap;
+    if let Err(m) = feed_checking(&mut r, "case", text, &cuts, fin.as_ref(), false) {
+        problems.push(m);
     }
     if r.finish() != jsonheal::repair(text) {
         problems.push("finish differs from repair".to_owned());

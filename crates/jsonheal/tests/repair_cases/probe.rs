@@ -1,11 +1,13 @@
 //! The public conformance cases of `shared/conformance/probe.jsonl`: each must repair to one
 //! of its accepted values, or be an error when no honest repair exists. Read from `../shared`
-//! when it is there (the newest copy), else from the copy in this repo's test data.
-#![allow(clippy::unwrap_used)]
+//! when it is there (the newest copy), else from the copy in this repo's test data. Each
+//! case runs through both paths (the engine and the stream).
 
 use std::path::PathBuf;
 
 use serde_json::Value;
+
+use crate::common::both::outcome;
 
 fn probe_path() -> PathBuf {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -28,7 +30,10 @@ fn probe_cases_pass() {
         let case: Value = serde_json::from_str(line).unwrap();
         let id = case["id"].as_str().unwrap_or("?");
         let input = case["input"].as_str().unwrap();
-        let got = jsonheal::repair(input);
+        let (got, stream) = outcome(input);
+        if let Err(m) = stream {
+            failures.push(format!("{id}: {m}"));
+        }
         if case.get("expect_error").and_then(Value::as_bool) == Some(true) {
             if let Ok(r) = got {
                 failures.push(format!("{id}: expected an error, got {}", r.text));
