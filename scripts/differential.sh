@@ -10,7 +10,7 @@
 # so the same file is built against the base as an example of its jsonheal crate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-base=${1:?usage: differential.sh BASE_REV [SOUP_COUNT]}
+base=$(git rev-parse --short "${1:?usage: differential.sh BASE_REV [SOUP_COUNT]}")
 soup=${2:-100000}
 work=$(mktemp -d)
 cleanup() {

@@ -327,11 +327,16 @@ pub struct Repaired {
 }
 
 impl Repaired {
-    /// The repaired document as a `serde_json::Value` (key order kept, numbers exact).
+    /// The repaired document as a `serde_json::Value`, key order kept.
     ///
-    /// Fails for a document nested deeper than serde_json reads (128 levels), and, because
-    /// numbers are kept exact with serde_json's `arbitrary_precision`, an object whose only
-    /// key is serde_json's private `$serde_json::private::Number` reads back as that number.
+    /// Numbers are exact with the crate feature `exact-numbers` (serde_json's
+    /// `arbitrary_precision`); without it they are what serde_json makes of them: integers
+    /// within 64 bits exact, others `f64`, and a number beyond `f64`'s range (`1e400`) fails.
+    /// [`Repaired::text`] keeps every number as written either way.
+    ///
+    /// Fails for a document nested deeper than serde_json reads (128 levels), and, with
+    /// `exact-numbers`, an object whose only key is serde_json's private
+    /// `$serde_json::private::Number` reads back as that number.
     pub fn value(&self) -> Result<Value, Error> {
         serde_json::from_str(&self.text).map_err(|e| {
             Error::new(ErrorKind::Internal(format!(
