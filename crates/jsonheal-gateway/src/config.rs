@@ -471,6 +471,32 @@ mod tests {
     }
 
     #[test]
+    fn instructions_budget_layers_and_must_be_positive() {
+        let file: Settings = toml::from_str("instructions_budget = 800").expect("parses");
+        let flags = || Settings {
+            upstream: Some("http://u.test".to_owned()),
+            ..Settings::default()
+        };
+        let config = file.clone().overridden_by(flags()).resolve(&no_env);
+        assert_eq!(config.expect("resolves").instructions_budget, 800);
+        let env = |k: &str| (k == "JSONHEAL_INSTRUCTIONS_BUDGET").then(|| "1200".to_owned());
+        let config = file
+            .overridden_by(Settings::from_env(&env).expect("env"))
+            .overridden_by(flags())
+            .resolve(&no_env)
+            .expect("resolves");
+        assert_eq!(config.instructions_budget, 1200);
+        let err = Settings {
+            instructions_budget: Some(0),
+            ..flags()
+        }
+        .resolve(&no_env)
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("instructions_budget"), "{err}");
+    }
+
+    #[test]
     fn bad_settings_are_named() {
         let err = Settings::default()
             .resolve(&no_env)

@@ -29,7 +29,14 @@ fn all_but(off: CoercionKind) -> CoerceOptions {
 }
 
 /// (construct, kind, schema, input, coerced, path of the coercion of that kind).
-type Case = (&'static str, CoercionKind, Value, Value, Value, &'static str);
+type Case = (
+    &'static str,
+    CoercionKind,
+    Value,
+    Value,
+    Value,
+    &'static str,
+);
 
 fn cases() -> Vec<Case> {
     use CoercionKind::*;
@@ -251,7 +258,10 @@ fn each_construct_is_off_when_its_coercion_is() {
         let mut v = input.clone();
         let log = coerce(&mut v, &s, &all_but(kind));
         assert!(log.iter().all(|c| c.kind != kind), "{what}: {log:?}");
-        assert!(!s.is_valid(&v), "{what}: {input} must stay invalid, got {v}");
+        assert!(
+            !s.is_valid(&v),
+            "{what}: {input} must stay invalid, got {v}"
+        );
         let mut v = input.clone();
         assert!(coerce(&mut v, &s, &CoerceOptions::none()).is_empty());
         assert_eq!(v, input, "{what}: none() changes nothing");
@@ -327,7 +337,10 @@ fn patterns_are_ecma_262() {
 fn invalid_patterns_are_refused_with_the_pattern_and_the_reason_first() {
     let mut big = serde_json::Map::new();
     for i in 0..50 {
-        big.insert(format!("p{i}"), json!({"type": "string", "description": "x".repeat(40)}));
+        big.insert(
+            format!("p{i}"),
+            json!({"type": "string", "description": "x".repeat(40)}),
+        );
     }
     big.insert("bad".to_owned(), json!({"pattern": "^(ab$"}));
     for s in [
@@ -338,7 +351,9 @@ fn invalid_patterns_are_refused_with_the_pattern_and_the_reason_first() {
         assert!(matches!(e.kind(), ErrorKind::InvalidSchema(_)));
         let text = e.to_string();
         assert!(
-            text.starts_with("invalid schema: the pattern \"^(ab$\" is not a valid regular expression: "),
+            text.starts_with(
+                "invalid schema: the pattern \"^(ab$\" is not a valid regular expression: "
+            ),
             "{text}"
         );
         assert!(text.contains("unclosed group"), "{text}");

@@ -477,12 +477,10 @@ impl<'a> Walker<'a> {
         let (member, kind) = match &*value {
             Value::String(s) => {
                 let wanted = s.trim().to_lowercase();
-                let by_case = unique(
-                    options
-                        .iter()
-                        .copied()
-                        .filter(|o| o.as_str().is_some_and(|o| o.trim().to_lowercase() == wanted)),
-                );
+                let by_case = unique(options.iter().copied().filter(|o| {
+                    o.as_str()
+                        .is_some_and(|o| o.trim().to_lowercase() == wanted)
+                }));
                 match by_case {
                     Some(m) if opts.enum_case => (m, CoercionKind::EnumCase),
                     // Two members that differ only in case: which one was meant is unclear.
@@ -495,9 +493,10 @@ impl<'a> Walker<'a> {
                             }
                         }
                         (_, Some(n)) if opts.strings_to_numbers => {
-                            let numeric = options.iter().copied().filter(
-                                |o| matches!(o, Value::Number(m) if numbers_equal(&n, m)),
-                            );
+                            let numeric = options
+                                .iter()
+                                .copied()
+                                .filter(|o| matches!(o, Value::Number(m) if numbers_equal(&n, m)));
                             match unique(numeric) {
                                 Some(m) => (m, CoercionKind::StringToNumber),
                                 None => return,

@@ -218,7 +218,10 @@ mod tests {
             }
         });
         inline_single_defs(&mut s);
-        assert_eq!(s["properties"]["a"], json!({"type": "integer", "minimum": 1}));
+        assert_eq!(
+            s["properties"]["a"],
+            json!({"type": "integer", "minimum": 1})
+        );
         assert_eq!(s["properties"]["b"], json!({"$ref": "#/$defs/twice"}));
         assert!(s["$defs"].get("once").is_none());
         assert!(s["$defs"].get("unused").is_none());

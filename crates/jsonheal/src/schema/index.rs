@@ -26,8 +26,16 @@ enum Slot {
 
 fn slot(keyword: &str, value: &Value) -> Slot {
     match keyword {
-        "additionalProperties" | "additionalItems" | "contains" | "propertyNames" | "not"
-        | "if" | "then" | "else" | "unevaluatedProperties" | "unevaluatedItems"
+        "additionalProperties"
+        | "additionalItems"
+        | "contains"
+        | "propertyNames"
+        | "not"
+        | "if"
+        | "then"
+        | "else"
+        | "unevaluatedProperties"
+        | "unevaluatedItems"
         | "contentSchema" => Slot::One,
         "items" if value.is_array() => Slot::List,
         "items" => Slot::One,
@@ -85,7 +93,10 @@ pub(crate) fn children_mut(node: &mut Value, f: &mut dyn FnMut(&mut Value)) {
             }
             Slot::Named => {
                 if let Value::Object(named) = v {
-                    named.values_mut().filter(|s| is_schema(s)).for_each(&mut *f);
+                    named
+                        .values_mut()
+                        .filter(|s| is_schema(s))
+                        .for_each(&mut *f);
                 }
             }
             _ => {}
@@ -121,7 +132,9 @@ impl Index {
             anchors: HashMap::new(),
         };
         let root_base: Arc<str> = Arc::from(DEFAULT_BASE);
-        index.resources.insert(DEFAULT_BASE.to_owned(), String::new());
+        index
+            .resources
+            .insert(DEFAULT_BASE.to_owned(), String::new());
         let mut stack = vec![(root, String::new(), root_base)];
         while let Some((node, pointer, parent_base)) = stack.pop() {
             let base = index.enter(node, &pointer, parent_base);

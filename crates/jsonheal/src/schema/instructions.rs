@@ -48,7 +48,9 @@ pub fn instructions(schema: &Schema) -> String {
 /// enough to fit `opts.budget_tokens` when its constraints do. The text is kept with the
 /// schema: asking again with the same options costs a copy.
 pub fn instructions_with(schema: &Schema, opts: &InstructionOptions) -> String {
-    schema.memo_instructions(opts, || write(schema, opts)).to_string()
+    schema
+        .memo_instructions(opts, || write(schema, opts))
+        .to_string()
 }
 
 fn write(schema: &Schema, opts: &InstructionOptions) -> String {
@@ -92,9 +94,7 @@ fn write(schema: &Schema, opts: &InstructionOptions) -> String {
     }
     out.push_str("JSON Schema:\n");
     // Compact: a pretty-printed schema costs the model several times the tokens.
-    let room = opts
-        .budget_chars()
-        .saturating_sub(out.chars().count() + 1);
+    let room = opts.budget_chars().saturating_sub(out.chars().count() + 1);
     out.push_str(&compact::render(raw, room));
     out.push('\n');
     out

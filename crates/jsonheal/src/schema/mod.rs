@@ -195,7 +195,8 @@ impl Schema {
                 Some((root, registry))
             })
             .as_ref()?;
-        let probe = serde_json::json!({"$ref": format!("{root}#{}", index::pointer_fragment(pointer))});
+        let probe =
+            serde_json::json!({"$ref": format!("{root}#{}", index::pointer_fragment(pointer))});
         jsonschema::options()
             .with_draft(self.inner.validator.draft())
             .with_base_uri(PROBE_BASE)

@@ -44,8 +44,7 @@ pub(crate) fn to_ecma(pattern: &str) -> Cow<'_, str> {
             let end = i + 1 + utf8_len(next);
             out.push_str(&pattern[i..end.min(b.len())]);
             i = end;
-            if in_class && class_escape && b.get(i) == Some(&b'-') && b.get(i + 1) != Some(&b']')
-            {
+            if in_class && class_escape && b.get(i) == Some(&b'-') && b.get(i + 1) != Some(&b']') {
                 out.push_str("\\-");
                 changed = true;
                 i += 1;
@@ -214,7 +213,10 @@ mod tests {
         let bad = serde_json::json!({"properties": {"a": {"pattern": "(ab"}}});
         let e = check_all(&bad).expect_err("invalid");
         assert!(e.ends_with("(at /properties/a/pattern)"), "{e}");
-        assert!(e.starts_with(r#"the pattern "(ab" is not a valid regular expression: "#), "{e}");
+        assert!(
+            e.starts_with(r#"the pattern "(ab" is not a valid regular expression: "#),
+            "{e}"
+        );
         assert!(e.contains("unclosed group"), "{e}");
     }
 }
