@@ -11,9 +11,9 @@ use jsonheal::schema::{instructions, InstructionOptions};
 use jsonheal::{heal, HealOptions, Schema};
 use serde_json::{json, Map, Value};
 
-mod data;
 #[path = "data/big_schema.rs"]
 mod big_schema;
+mod data;
 
 /// 30 properties of mixed kinds, all required, no extras.
 fn schema() -> Value {
@@ -137,7 +137,10 @@ fn bench_big(c: &mut Criterion) {
         schema.validate(&big.instance)
     );
     let healed = heal(&reply, &schema, &opts).expect("the reply heals");
-    assert_eq!(healed.value, big.instance, "healing gives back the exact instance");
+    assert_eq!(
+        healed.value, big.instance,
+        "healing gives back the exact instance"
+    );
     let text = instructions(&schema);
     let budget = InstructionOptions::default();
     assert!(text.chars().count() <= budget.budget_chars());
@@ -181,7 +184,9 @@ fn bench_big(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("heal_big");
     group.sample_size(20);
-    group.bench_function("compile", |b| b.iter(|| Schema::new(black_box(&big.schema))));
+    group.bench_function("compile", |b| {
+        b.iter(|| Schema::new(black_box(&big.schema)))
+    });
     group.bench_function("first_heal", |b| {
         b.iter_batched(
             || Schema::new(&big.schema).expect("compiles"),

@@ -8,11 +8,36 @@ use serde_json::{json, Map, Value};
 
 use crate::data::Rng;
 
-const DEFS: usize = 120;
+const DEFS: usize = 30;
 const WORDS: &[&str] = &[
-    "the", "resource", "identifier", "which", "controls", "how", "value", "is", "applied",
-    "when", "cluster", "policy", "defines", "optional", "field", "default", "server", "client",
-    "must", "be", "unique", "within", "namespace", "and", "may", "change", "over", "time",
+    "the",
+    "resource",
+    "identifier",
+    "which",
+    "controls",
+    "how",
+    "value",
+    "is",
+    "applied",
+    "when",
+    "cluster",
+    "policy",
+    "defines",
+    "optional",
+    "field",
+    "default",
+    "server",
+    "client",
+    "must",
+    "be",
+    "unique",
+    "within",
+    "namespace",
+    "and",
+    "may",
+    "change",
+    "over",
+    "time",
 ];
 
 #[derive(Clone, Copy)]
@@ -51,7 +76,7 @@ fn sentence(rng: &mut Rng, words: usize) -> String {
 }
 
 fn fields(rng: &mut Rng, i: usize) -> Vec<(String, Field)> {
-    let n = rng.range(8, 14);
+    let n = rng.range(4, 7);
     let mut out = Vec::with_capacity(n);
     for k in 0..n {
         let target = (i + 1 + rng.below(8)).min(DEFS - 1);
@@ -71,18 +96,19 @@ fn fields(rng: &mut Rng, i: usize) -> Vec<(String, Field)> {
             (_, 10) => Field::Count,
             _ => Field::Flag,
         };
-        out.push((format!("field{k}_{}", rng.pick(WORDS)), kind));
+        out.push((format!("{}{k}", rng.pick(WORDS)), kind));
     }
     out
 }
 
 fn field_schema(rng: &mut Rng, kind: Field) -> Value {
-    let description = sentence(rng, rng.range(20, 45));
+    let words = rng.range(50, 90);
+    let description = sentence(rng, words);
     let mut s = match kind {
         Field::Text => json!({"type": "string", "maxLength": 400}),
         Field::Email => json!({"type": "string", "format": "email"}),
         Field::Code => json!({"type": "string", "pattern": "^[a-z]+-[0-9]+$"}),
-        Field::Count => json!({"type": "integer", "minimum": 0, "maximum": 1_000_000}),
+        Field::Count => json!({"type": "integer", "minimum": 0}),
         Field::Ratio => json!({"type": "number", "minimum": 0, "maximum": 1}),
         Field::Flag => json!({"type": "boolean"}),
         Field::Level => json!({"enum": ["low", "medium", "high", "critical"]}),
@@ -110,7 +136,12 @@ fn field_schema(rng: &mut Rng, kind: Field) -> Value {
     s
 }
 
-fn value_for(rng: &mut Rng, kind: Field, specs: &[Vec<(String, Field)>], depth: usize) -> Option<Value> {
+fn value_for(
+    rng: &mut Rng,
+    kind: Field,
+    specs: &[Vec<(String, Field)>],
+    depth: usize,
+) -> Option<Value> {
     Some(match kind {
         Field::Text => json!(sentence(rng, 8)),
         Field::Email => json!(format!("user{}@example.com", rng.below(1000))),
@@ -134,7 +165,14 @@ fn value_for(rng: &mut Rng, kind: Field, specs: &[Vec<(String, Field)>], depth: 
 fn object_for(rng: &mut Rng, i: usize, specs: &[Vec<(String, Field)>], depth: usize) -> Value {
     let mut obj = Map::new();
     obj.insert("id".to_owned(), json!(format!("id-{}", rng.below(100_000))));
-    obj.insert("kind".to_owned(), json!(if rng.chance(50) { "managed" } else { "external" }));
+    obj.insert(
+        "kind".to_owned(),
+        json!(if rng.chance(50) {
+            "managed"
+        } else {
+            "external"
+        }),
+    );
     if obj["kind"] == "managed" {
         obj.insert("owner".to_owned(), json!(rng.below(500)));
     }
@@ -159,7 +197,9 @@ fn corrupt(rng: &mut Rng, v: &mut Value) {
         Value::Array(items) => items.iter_mut().for_each(|c| corrupt(rng, c)),
         Value::Number(n) if rng.chance(40) => *v = Value::String(n.to_string()),
         Value::Bool(b) if rng.chance(40) => *v = Value::String(b.to_string()),
-        Value::String(s) if ["low", "medium", "high", "critical"].contains(&s.as_str()) && rng.chance(40) => {
+        Value::String(s)
+            if ["low", "medium", "high", "critical"].contains(&s.as_str()) && rng.chance(40) =>
+        {
             *v = Value::String(s.to_uppercase());
         }
         _ => {}
@@ -195,19 +235,14 @@ pub fn big_schema(seed: u64) -> BigSchema {
                 required.push(json!(name));
             }
         }
-        props.insert("id".to_owned(), json!({}));
-        props.insert("kind".to_owned(), json!({}));
-        props.insert("owner".to_owned(), json!({}));
         defs.insert(
             format!("Def{i}"),
             json!({
                 "title": format!("Def{i}"),
-                "description": sentence(&mut rng, 60),
+                "description": sentence(&mut rng, 120),
                 "allOf": [{"$ref": "#/$defs/Base"}],
-                "type": "object",
                 "properties": props,
-                "required": required,
-                "additionalProperties": false
+                "required": required
             }),
         );
     }
