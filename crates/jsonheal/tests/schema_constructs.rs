@@ -361,6 +361,19 @@ fn invalid_patterns_are_refused_with_the_pattern_and_the_reason_first() {
     }
 }
 
+#[test]
+fn a_large_bad_keyword_value_does_not_hide_the_reason() {
+    let long = "y".repeat(400);
+    let e = Schema::new(&json!({"items": [{"description": long}, {"description": long}]}))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("invalid schema: bad `items` at /items: an array of 2 items is not of type"),
+        "{e}"
+    );
+    assert!(!e.contains("yyyy"), "{e}");
+}
+
 /// A schema with many definitions, one of them reached through `anyOf`.
 fn wide_schema(n: usize) -> Value {
     let mut defs = serde_json::Map::new();

@@ -349,7 +349,17 @@ fn invalid_schema(e: &jsonschema::ValidationError<'_>) -> Error {
     } else {
         location
     };
-    let detail = render::cut_chars(&e.to_string(), 200);
+    // The crate's message starts with the offending part of the schema, which may be most
+    // of it: show that part short, so the reason comes within the first line.
+    let message = e.to_string();
+    let shown = e.instance().to_string();
+    let message = match message.strip_prefix(shown.as_str()) {
+        Some(reason) if shown.chars().count() > render::MAX_VALUE_CHARS => {
+            format!("{}{reason}", render::value(e.instance()))
+        }
+        _ => message,
+    };
+    let detail = render::cut_chars(&message, 200);
     Error::new(ErrorKind::InvalidSchema(format!(
         "bad `{keyword}` at {at}: {detail}"
     )))
