@@ -48,6 +48,22 @@ impl Default for CoerceOptions {
 }
 
 impl CoerceOptions {
+    /// These options with one kind of coercion switched on or off.
+    pub fn with(mut self, kind: CoercionKind, on: bool) -> CoerceOptions {
+        let flag = match kind {
+            CoercionKind::StringToNumber => &mut self.strings_to_numbers,
+            CoercionKind::StringToBoolean => &mut self.strings_to_booleans,
+            CoercionKind::NumberToString => &mut self.numbers_to_strings,
+            CoercionKind::WrapInArray => &mut self.wrap_in_array,
+            CoercionKind::UnwrapSingleArray => &mut self.unwrap_single_array,
+            CoercionKind::EnumCase => &mut self.enum_case,
+            CoercionKind::KeyCase => &mut self.key_case,
+            CoercionKind::NullForMissing => &mut self.null_for_missing,
+        };
+        *flag = on;
+        self
+    }
+
     /// No coercion at all: the value is validated as it is.
     pub fn none() -> CoerceOptions {
         CoerceOptions {

@@ -78,6 +78,15 @@ pub(crate) fn children(node: &Value) -> Vec<(&str, Option<String>, &Value)> {
     out
 }
 
+/// The pointer of a subschema found by [`children`] below the schema at `pointer`.
+pub(crate) fn child_pointer(pointer: &str, keyword: &str, segment: Option<&str>) -> String {
+    let p = render::child(pointer, keyword);
+    match segment {
+        Some(segment) => render::child(&p, segment),
+        None => p,
+    }
+}
+
 /// Call `f` on every direct subschema of `node`, mutably (the same keywords as [`children`]).
 pub(crate) fn children_mut(node: &mut Value, f: &mut dyn FnMut(&mut Value)) {
     let Some(obj) = node.as_object_mut() else {
@@ -139,10 +148,7 @@ impl Index {
         while let Some((node, pointer, parent_base)) = stack.pop() {
             let base = index.enter(node, &pointer, parent_base);
             for (keyword, segment, child) in children(node) {
-                let mut p = render::child(&pointer, keyword);
-                if let Some(segment) = segment {
-                    p = render::child(&p, &segment);
-                }
+                let p = child_pointer(&pointer, keyword, segment.as_deref());
                 stack.push((child, p, Arc::clone(&base)));
             }
             index.pointers.insert(address(node), pointer);

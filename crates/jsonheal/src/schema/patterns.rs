@@ -41,7 +41,7 @@ pub(crate) fn to_ecma(pattern: &str) -> Cow<'_, str> {
             }
             let class_escape = matches!(next, b'd' | b'D' | b'w' | b'W' | b's' | b'S');
             // Copy the escape whole (its second byte may start a multi-byte character).
-            let end = i + 1 + utf8_len(next);
+            let end = i + 1 + char_len(pattern, i + 1);
             out.push_str(&pattern[i..end.min(b.len())]);
             i = end;
             if in_class && class_escape && b.get(i) == Some(&b'-') && b.get(i + 1) != Some(&b']') {
@@ -82,7 +82,7 @@ pub(crate) fn to_ecma(pattern: &str) -> Cow<'_, str> {
             i += 1;
             continue;
         }
-        let end = i + utf8_len(c);
+        let end = i + char_len(pattern, i);
         out.push_str(&pattern[i..end.min(b.len())]);
         i = end;
     }
@@ -93,13 +93,11 @@ pub(crate) fn to_ecma(pattern: &str) -> Cow<'_, str> {
     }
 }
 
-fn utf8_len(first: u8) -> usize {
-    match first {
-        0xF0..=0xFF => 4,
-        0xE0..=0xEF => 3,
-        0xC0..=0xDF => 2,
-        _ => 1,
-    }
+/// The length in bytes of the character at byte `at` (a character boundary).
+fn char_len(text: &str, at: usize) -> usize {
+    text.get(at..)
+        .and_then(|rest| rest.chars().next())
+        .map_or(1, char::len_utf8)
 }
 
 /// Whether `b` starts with `{n}`, `{n,}` or `{n,m}`.
@@ -157,11 +155,10 @@ pub(crate) fn check_all(schema: &Value) -> Result<(), String> {
             }
         }
         for (keyword, segment, child) in index::children(node) {
-            let mut p = render::child(&at, keyword);
-            if let Some(segment) = segment {
-                p = render::child(&p, &segment);
-            }
-            stack.push((child, p));
+            stack.push((
+                child,
+                index::child_pointer(&at, keyword, segment.as_deref()),
+            ));
         }
     }
     Ok(())
