@@ -15,7 +15,7 @@ use serde_json::{json, Map, Value};
 #[allow(dead_code, unreachable_pub)]
 mod big_schema;
 #[path = "../benches/data/mod.rs"]
-#[allow(dead_code, unreachable_pub)]
+#[allow(unreachable_pub)]
 mod data;
 
 /// A leaf: its schema and a valid value.
