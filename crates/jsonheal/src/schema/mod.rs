@@ -159,6 +159,19 @@ impl Schema {
     /// Whether `value` is valid against `subschema` (a reference into [`Schema::raw`]), or
     /// `None` when that subschema has no validator of its own.
     pub(crate) fn is_valid_against(&self, subschema: &Value, value: &Value) -> Option<bool> {
+        // A bare `{"$ref": …}` (the usual `anyOf` branch) shares its target's validator.
+        let mut subschema = subschema;
+        for _ in 0..16 {
+            let only_ref = subschema
+                .as_object()
+                .filter(|o| o.len() == 1)
+                .and_then(|o| o.get("$ref"))
+                .and_then(Value::as_str);
+            match only_ref.and_then(|r| self.resolve_ref(subschema, r)) {
+                Some(target) => subschema = target,
+                None => break,
+            }
+        }
         if std::ptr::eq(subschema, &self.inner.raw) {
             return Some(self.is_valid(value));
         }
