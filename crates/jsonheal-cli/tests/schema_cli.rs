@@ -318,6 +318,46 @@ fn instructions_print_rules_and_schema() {
 }
 
 #[test]
+fn instructions_fit_the_budget_and_keep_every_constraint() {
+    let long = "words that explain the field at length ".repeat(30);
+    let raw = json!({
+        "type": "object",
+        "description": long,
+        "required": ["n"],
+        "properties": {
+            "n": {"type": "integer", "minimum": 3, "description": long, "examples": [3, 4]},
+            "s": {"$ref": "#/$defs/Code"}
+        },
+        "$defs": {"Code": {"type": "string", "pattern": "^[a-z]+$", "description": long}}
+    });
+    let schema = file("s10.json", &raw.to_string());
+    let path = schema.to_str().unwrap();
+    let full = stdout(&jsonheal(&["instructions", "--schema", path], ""));
+    assert!(
+        full.contains(&raw.to_string()),
+        "fits the default budget as it is"
+    );
+    let o = jsonheal(&["instructions", "--schema", path, "--budget", "250"], "");
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(
+        out.chars().count() <= 750,
+        "{} characters: {out}",
+        out.chars().count()
+    );
+    let compact = out.lines().last().unwrap();
+    let compact: Value = serde_json::from_str(compact).unwrap();
+    assert_eq!(
+        compact,
+        json!({"type": "object", "required": ["n"],
+               "properties": {"n": {"type": "integer", "minimum": 3},
+                              "s": {"type": "string", "pattern": "^[a-z]+$"}}})
+    );
+    let o = jsonheal(&["instructions", "--schema", path, "--budget", "x"], "");
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
 fn errors_stay_one_a_line() {
     let schema = file(
         "s9.json",

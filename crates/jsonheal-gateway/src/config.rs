@@ -7,6 +7,7 @@
 //! default_provider = "openai"
 //! body_limit = 4194304
 //! x_should_retry_false = false
+//! instructions_budget = 4000
 //!
 //! [timeouts]
 //! connect_secs = 10
@@ -85,6 +86,9 @@ pub struct Config {
     pub x_should_retry_false: bool,
     /// How often a streamed healing response sends an SSE comment while attempts run.
     pub keepalive: Duration,
+    /// The most tokens the schema instructions for a model without native structured
+    /// output may take; larger schemas are rendered compactly, never losing a constraint.
+    pub instructions_budget: usize,
 }
 
 impl Config {
@@ -138,6 +142,7 @@ impl Config {
             auth: true,
             x_should_retry_false: false,
             keepalive: Duration::from_secs(5),
+            instructions_budget: jsonheal::schema::InstructionOptions::DEFAULT_BUDGET_TOKENS,
         }
     }
 }
@@ -154,6 +159,7 @@ pub struct Settings {
     pub no_auth: Option<bool>,
     pub x_should_retry_false: Option<bool>,
     pub keepalive_secs: Option<f64>,
+    pub instructions_budget: Option<usize>,
     #[serde(default)]
     pub timeouts: TimeoutSettings,
     #[serde(default)]
@@ -205,6 +211,7 @@ impl Settings {
             no_auth: parse_bool_env(&get, "JSONHEAL_NO_AUTH")?,
             x_should_retry_false: parse_bool_env(&get, "JSONHEAL_X_SHOULD_RETRY_FALSE")?,
             keepalive_secs: parse_env(&get, "JSONHEAL_KEEPALIVE_SECS")?,
+            instructions_budget: parse_env(&get, "JSONHEAL_INSTRUCTIONS_BUDGET")?,
             timeouts: TimeoutSettings {
                 connect_secs: parse_env(&get, "JSONHEAL_CONNECT_TIMEOUT_SECS")?,
                 request_secs: parse_env(&get, "JSONHEAL_REQUEST_TIMEOUT_SECS")?,
@@ -234,6 +241,7 @@ impl Settings {
         take!(no_auth);
         take!(x_should_retry_false);
         take!(keepalive_secs);
+        take!(instructions_budget);
         take!(timeouts.connect_secs);
         take!(timeouts.request_secs);
         take!(upstream);
@@ -297,6 +305,12 @@ impl Settings {
         if body_limit == 0 {
             bail!("body_limit must be positive");
         }
+        let instructions_budget = self
+            .instructions_budget
+            .unwrap_or(jsonheal::schema::InstructionOptions::DEFAULT_BUDGET_TOKENS);
+        if instructions_budget == 0 {
+            bail!("instructions_budget must be a positive number of tokens");
+        }
         Ok(Config {
             listen,
             providers,
@@ -310,6 +324,7 @@ impl Settings {
             auth: !self.no_auth.unwrap_or(false),
             x_should_retry_false: self.x_should_retry_false.unwrap_or(false),
             keepalive: secs(self.keepalive_secs, 5.0, "keepalive_secs")?,
+            instructions_budget,
         })
     }
 }
@@ -453,6 +468,32 @@ mod tests {
         .resolve(&env)
         .expect("resolves");
         assert!(config.providers[0].native_json_schema);
+    }
+
+    #[test]
+    fn instructions_budget_layers_and_must_be_positive() {
+        let file: Settings = toml::from_str("instructions_budget = 800").expect("parses");
+        let flags = || Settings {
+            upstream: Some("http://u.test".to_owned()),
+            ..Settings::default()
+        };
+        let config = file.clone().overridden_by(flags()).resolve(&no_env);
+        assert_eq!(config.expect("resolves").instructions_budget, 800);
+        let env = |k: &str| (k == "JSONHEAL_INSTRUCTIONS_BUDGET").then(|| "1200".to_owned());
+        let config = file
+            .overridden_by(Settings::from_env(&env).expect("env"))
+            .overridden_by(flags())
+            .resolve(&no_env)
+            .expect("resolves");
+        assert_eq!(config.instructions_budget, 1200);
+        let err = Settings {
+            instructions_budget: Some(0),
+            ..flags()
+        }
+        .resolve(&no_env)
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("instructions_budget"), "{err}");
     }
 
     #[test]

@@ -5,30 +5,33 @@
 //! tool input. Keeping them behind this module means a change in the library's signatures is
 //! absorbed here and nowhere else.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 use jsonheal::args::{Strategy, ToolMap};
 use jsonheal::quotes::QuoteMode;
-use jsonheal::schema::{HealErrorKind, HealOptions, Schema};
+use jsonheal::schema::{HealOptions, InstructionOptions, Schema};
 use serde_json::{Map, Value};
 
-/// A JSON Schema compiled once per request and reused for every attempt.
+/// Why a healing attempt did not give a valid answer: the library's kinds, with their stable
+/// names (`no_json`, `truncated`, `invalid`) for logs and metrics.
+pub use jsonheal::schema::HealErrorKind as FailureKind;
+
+/// A JSON Schema compiled once and shared by every request that sends it (through
+/// [`SchemaCache`]), with the instruction budget the gateway was configured with.
 pub struct CompiledSchema {
     schema: Schema,
-    instructions: OnceLock<String>,
+    instructions: InstructionOptions,
 }
 
 impl CompiledSchema {
-    /// Compile `schema`; the error says why it is not a valid JSON Schema.
+    /// Compile `schema` on its own (no cache); the error says why it is not a valid JSON
+    /// Schema.
     pub fn compile(schema: &Value) -> Result<CompiledSchema, String> {
-        if !(schema.is_object() || schema.is_boolean()) {
-            return Err("a JSON Schema must be an object or a boolean".to_owned());
-        }
+        check_shape(schema)?;
         Schema::new(schema)
             .map(|schema| CompiledSchema {
                 schema,
-                instructions: OnceLock::new(),
+                instructions: InstructionOptions::default(),
             })
             .map_err(|e| e.to_string())
     }
@@ -38,10 +41,10 @@ impl CompiledSchema {
         self.schema.raw()
     }
 
-    /// The system message that asks a model to answer in this schema's shape.
-    pub fn instructions(&self) -> &str {
-        self.instructions
-            .get_or_init(|| jsonheal::schema::instructions(&self.schema))
+    /// The system message that asks a model to answer in this schema's shape, within the
+    /// configured budget (written once per schema and kept with it).
+    pub fn instructions(&self) -> String {
+        jsonheal::schema::instructions_with(&self.schema, &self.instructions)
     }
 
     /// Schema violations of `value`, each as `at <path>: <message>`; empty when valid.
@@ -57,56 +60,40 @@ impl CompiledSchema {
     }
 }
 
-/// Compiled schemas by their JSON text: clients send the same schema with every request, and
-/// compiling one costs far more than the rest of a request.
+fn check_shape(schema: &Value) -> Result<(), String> {
+    if schema.is_object() || schema.is_boolean() {
+        Ok(())
+    } else {
+        Err("a JSON Schema must be an object or a boolean".to_owned())
+    }
+}
+
+/// Compiled schemas by their JSON text, in the library's cache: clients send the same schema
+/// with every request, and a cached schema keeps what healing compiled for it (subschema
+/// validators, instructions) across requests.
 #[derive(Default)]
 pub struct SchemaCache {
-    map: Mutex<HashMap<String, Arc<CompiledSchema>>>,
+    schemas: jsonheal::schema::SchemaCache,
+    instructions: InstructionOptions,
 }
 
 impl SchemaCache {
-    /// Entries kept; when full the cache starts over (simple, and bounded).
-    pub const CAPACITY: usize = 256;
+    /// A cache whose schemas write their instructions within `budget_tokens`.
+    pub fn with_instruction_budget(budget_tokens: usize) -> SchemaCache {
+        SchemaCache {
+            schemas: jsonheal::schema::SchemaCache::default(),
+            instructions: InstructionOptions { budget_tokens },
+        }
+    }
 
     /// The compiled `schema`, compiling it on first sight.
     pub fn get_or_compile(&self, schema: &Value) -> Result<Arc<CompiledSchema>, String> {
-        let key = schema.to_string();
-        if let Some(hit) = self.lock().get(&key) {
-            return Ok(Arc::clone(hit));
-        }
-        let compiled = Arc::new(CompiledSchema::compile(schema)?);
-        let mut map = self.lock();
-        if map.len() >= Self::CAPACITY {
-            map.clear();
-        }
-        map.insert(key, Arc::clone(&compiled));
-        Ok(compiled)
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<CompiledSchema>>> {
-        self.map.lock().unwrap_or_else(|p| p.into_inner())
-    }
-}
-
-/// Why a healing attempt did not give a valid answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FailureKind {
-    /// The reply held no JSON value.
-    NoJson,
-    /// The reply was cut off (by `max_tokens` or a broken stream).
-    Truncated,
-    /// The reply's JSON does not satisfy the schema.
-    Invalid,
-}
-
-impl FailureKind {
-    /// A stable lowercase name for logs and metrics.
-    pub fn name(self) -> &'static str {
-        match self {
-            FailureKind::NoJson => "no_json",
-            FailureKind::Truncated => "truncated",
-            FailureKind::Invalid => "invalid",
-        }
+        check_shape(schema)?;
+        let schema = self.schemas.get(schema).map_err(|e| e.to_string())?;
+        Ok(Arc::new(CompiledSchema {
+            schema,
+            instructions: self.instructions.clone(),
+        }))
     }
 }
 
@@ -153,11 +140,7 @@ pub fn heal(text: &str, schema: &CompiledSchema) -> Result<HealSuccess, HealFail
             value: healed.value,
         }),
         Err(e) => Err(HealFailure {
-            kind: match e.kind {
-                HealErrorKind::NoJson => FailureKind::NoJson,
-                HealErrorKind::Truncated => FailureKind::Truncated,
-                HealErrorKind::Invalid => FailureKind::Invalid,
-            },
+            kind: e.kind,
             feedback: e.feedback,
         }),
     }

@@ -82,6 +82,7 @@ impl AppState {
         store: Arc<dyn Store>,
     ) -> anyhow::Result<(AppState, RequestLogWriter)> {
         let upstream = Upstream::new(config.timeouts).map_err(anyhow::Error::msg)?;
+        let schemas = healing::SchemaCache::with_instruction_budget(config.instructions_budget);
         let local_account = if config.auth {
             None
         } else {
@@ -99,7 +100,7 @@ impl AppState {
                 store,
                 upstream,
                 metrics: Metrics::default(),
-                schemas: healing::SchemaCache::default(),
+                schemas,
                 local_account,
                 request_log: tx,
             })),

@@ -373,7 +373,11 @@ fn invalid_schemas_name_the_keyword() {
         ),
         (json!({"minLength": -1}), "`minLength`"),
         (json!({"maxItems": "3"}), "`maxItems`"),
-        (json!({"pattern": "(("}), "`pattern`"),
+        // A pattern: the pattern and the reason first, then where.
+        (
+            json!({"pattern": "(("}),
+            "the pattern \"((\" is not a valid regular expression: unclosed group (at /pattern)",
+        ),
         (json!({"required": "a"}), "`required`"),
         (json!({"enum": 3}), "`enum`"),
         (json!({"$ref": "#/$defs/missing"}), "`$ref`"),

@@ -11,18 +11,7 @@ fn schema(v: Value) -> Schema {
 
 /// Options with everything on except `off`.
 fn all_but(off: CoercionKind) -> CoerceOptions {
-    let mut o = CoerceOptions::default();
-    match off {
-        CoercionKind::StringToNumber => o.strings_to_numbers = false,
-        CoercionKind::StringToBoolean => o.strings_to_booleans = false,
-        CoercionKind::NumberToString => o.numbers_to_strings = false,
-        CoercionKind::WrapInArray => o.wrap_in_array = false,
-        CoercionKind::UnwrapSingleArray => o.unwrap_single_array = false,
-        CoercionKind::EnumCase => o.enum_case = false,
-        CoercionKind::KeyCase => o.key_case = false,
-        CoercionKind::NullForMissing => o.null_for_missing = false,
-    }
-    o
+    CoerceOptions::default().with(off, false)
 }
 
 /// (kind, schema, input, coerced, path of the coercion).

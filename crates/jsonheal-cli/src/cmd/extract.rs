@@ -2,13 +2,12 @@
 //! JSON Schema. Also the helpers `validate` shares: schema loading, error printing, JSON
 //! Lines batches.
 
-use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
-use jsonheal::schema::{CoerceOptions, HealErrorKind, Violation};
+use jsonheal::schema::{CoerceOptions, HealErrorKind, SchemaCache, Violation};
 use jsonheal::{HealOptions, Schema};
 use serde_json::{json, Value};
 
@@ -149,15 +148,10 @@ pub(crate) fn failed(kind: HealErrorKind, violations: &[Violation], feedback: St
         }
         HealErrorKind::Invalid => violations.iter().map(violation_json).collect(),
     };
-    let kind = match kind {
-        HealErrorKind::NoJson => "no_json",
-        HealErrorKind::Truncated => "truncated",
-        HealErrorKind::Invalid => "invalid",
-    };
     Outcome::Failed {
         errors,
         feedback,
-        kind,
+        kind: kind.name(),
     }
 }
 
@@ -210,28 +204,6 @@ pub(crate) fn load_schema(path: &PathBuf) -> anyhow::Result<Schema> {
     Schema::new(&value).with_context(|| format!("cannot use the schema {}", path.display()))
 }
 
-/// Schemas given inline in a batch, compiled once each (a batch usually repeats one).
-struct SchemaCache {
-    compiled: HashMap<String, Result<Schema, String>>,
-}
-
-impl SchemaCache {
-    const CAPACITY: usize = 64;
-
-    fn get(&mut self, schema: &Value) -> Result<Schema, String> {
-        let key = schema.to_string();
-        if let Some(hit) = self.compiled.get(&key) {
-            return hit.clone();
-        }
-        let compiled = Schema::new(schema).map_err(|e| e.to_string());
-        if self.compiled.len() >= Self::CAPACITY {
-            self.compiled.clear();
-        }
-        self.compiled.insert(key, compiled.clone());
-        compiled
-    }
-}
-
 /// The batch loop shared by `extract --jsonl` and `validate --jsonl`: one output line per
 /// input line, in order; exit 1 if any line failed.
 fn run_jsonl(
@@ -258,16 +230,15 @@ pub(crate) fn jsonl_loop(
     let reader = io::reader(file.map(PathBuf::as_path))?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut cache = SchemaCache {
-        compiled: HashMap::new(),
-    };
+    // Schemas given inline in a batch, compiled once each (a batch usually repeats one).
+    let cache = SchemaCache::new(64);
     let mut all_ok = true;
     for (n, line) in reader.lines().enumerate() {
         let line = line.context("cannot read the input")?;
         if line.trim().is_empty() {
             continue;
         }
-        let record = jsonl_record(&line, n + 1, accept_value, default_schema, &mut cache);
+        let record = jsonl_record(&line, n + 1, accept_value, default_schema, &cache);
         let result = match record {
             Ok((id, text, schema)) => {
                 let outcome = work(&text, schema.as_ref());
@@ -297,7 +268,7 @@ fn jsonl_record(
     number: usize,
     accept_value: bool,
     default_schema: Option<&Schema>,
-    cache: &mut SchemaCache,
+    cache: &SchemaCache,
 ) -> Result<Record, (Value, String)> {
     let record: Value = serde_json::from_str(line).map_err(|e| {
         (

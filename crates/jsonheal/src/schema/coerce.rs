@@ -48,6 +48,22 @@ impl Default for CoerceOptions {
 }
 
 impl CoerceOptions {
+    /// These options with one kind of coercion switched on or off.
+    pub fn with(mut self, kind: CoercionKind, on: bool) -> CoerceOptions {
+        let flag = match kind {
+            CoercionKind::StringToNumber => &mut self.strings_to_numbers,
+            CoercionKind::StringToBoolean => &mut self.strings_to_booleans,
+            CoercionKind::NumberToString => &mut self.numbers_to_strings,
+            CoercionKind::WrapInArray => &mut self.wrap_in_array,
+            CoercionKind::UnwrapSingleArray => &mut self.unwrap_single_array,
+            CoercionKind::EnumCase => &mut self.enum_case,
+            CoercionKind::KeyCase => &mut self.key_case,
+            CoercionKind::NullForMissing => &mut self.null_for_missing,
+        };
+        *flag = on;
+        self
+    }
+
     /// No coercion at all: the value is validated as it is.
     pub fn none() -> CoerceOptions {
         CoerceOptions {
@@ -146,39 +162,44 @@ pub(crate) fn coerce_invalid(
     }
     let mut walker = Walker {
         schema,
-        root: schema.raw(),
         opts,
         log: Vec::new(),
         path: String::new(),
     };
-    walker.walk(value, schema.raw(), 0);
+    walker.walk(value, &[schema.raw()], 0);
     walker.log
 }
 
 struct Walker<'a> {
     schema: &'a Schema,
-    root: &'a Value,
     opts: &'a CoerceOptions,
     log: Vec<Coercion>,
     /// The JSON pointer of the value being walked (pushed and popped, built once).
     path: String,
 }
 
-/// What applies at one place in the value: the subschema, the `$ref` targets and `allOf`
-/// members it pulls in, merged (the first to say something wins, `required` is a union).
-/// Subschemas are references into the root schema.
+/// What applies at one place in the value: the subschemas that apply there, with the `$ref`
+/// targets and `allOf` members they pull in. A value must satisfy all of them, so each
+/// keyword keeps what every one of them says (a property declared in two `allOf` members is
+/// walked with both). Subschemas are references into the root schema.
 #[derive(Default)]
 struct View<'a> {
-    /// The `type` keyword as written: a name or a list of names.
-    types: Option<&'a Value>,
-    enum_values: Option<&'a Vec<Value>>,
-    constant: Option<&'a Value>,
+    /// Each `type` keyword as written: a name or a list of names.
+    types: Vec<&'a Value>,
+    /// Each `enum`, and each `const` as a list of one.
+    enums: Vec<&'a [Value]>,
     properties: Vec<(&'a str, &'a Value)>,
+    patterns: Vec<(&'a str, &'a Value)>,
     required: Vec<&'a str>,
-    additional: Option<&'a Value>,
-    items: Option<&'a Value>,
-    prefix: Vec<&'a Value>,
-    alternatives: Vec<&'a Value>,
+    additional: Vec<&'a Value>,
+    /// Positional item schemas and the schema for the rest, per subschema that has them.
+    arrays: Vec<(&'a [Value], Option<&'a Value>)>,
+    /// Each `anyOf` / `oneOf`.
+    alternatives: Vec<&'a [Value]>,
+    /// Each `if` with its `then` and `else`.
+    conditionals: Vec<(&'a Value, Option<&'a Value>, Option<&'a Value>)>,
+    /// `dependentSchemas` (and draft 4-7 `dependencies` holding schemas) by property name.
+    dependents: Vec<(&'a str, &'a Value)>,
 }
 
 impl View<'_> {
@@ -188,8 +209,8 @@ impl View<'_> {
 }
 
 impl<'a> Walker<'a> {
-    /// The subschema, the targets of its local `$ref`s and its `allOf` members, in that
-    /// order (one pass over each object's keys: hashing every keyword would cost more).
+    /// The subschema, the targets of its `$ref`s and its `allOf` members, in that order
+    /// (one pass over each object's keys: hashing every keyword would cost more).
     fn gather(&self, node: &'a Value, hops: usize, out: &mut Vec<&'a Map<String, Value>>) {
         let Some(obj) = node.as_object() else {
             return;
@@ -198,10 +219,11 @@ impl<'a> Walker<'a> {
             return;
         }
         out.push(obj);
+        let schema: &'a Schema = self.schema;
         for (key, v) in obj {
             match (key.as_str(), v) {
                 ("$ref", Value::String(r)) => {
-                    if let Some(target) = r.strip_prefix('#').and_then(|p| self.root.pointer(p)) {
+                    if let Some(target) = schema.resolve_ref(node, r) {
                         self.gather(target, hops + 1, out);
                     }
                 }
@@ -215,38 +237,37 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn view(&self, node: &'a Value) -> View<'a> {
+    fn view(&self, nodes: &[&'a Value]) -> View<'a> {
         let mut view = View::default();
-        let Some(obj) = node.as_object() else {
-            return view;
-        };
-        // Most subschemas pull nothing in: no `$ref`, no `allOf`.
-        let pulls = obj.keys().any(|k| k == "$ref" || k == "allOf");
-        let mut nodes = Vec::new();
-        if pulls {
-            self.gather(node, 0, &mut nodes);
-        } else {
-            nodes.push(obj);
+        let mut objs = Vec::with_capacity(nodes.len());
+        for &node in nodes {
+            let Some(obj) = node.as_object() else {
+                continue;
+            };
+            // Most subschemas pull nothing in: no `$ref`, no `allOf`.
+            if obj.keys().any(|k| k == "$ref" || k == "allOf") {
+                self.gather(node, 0, &mut objs);
+            } else {
+                objs.push(obj);
+            }
         }
-        let merging = nodes.len() > 1;
-        for obj in nodes {
-            let mut items_array = None;
+        for obj in objs {
+            let mut prefix: Option<&'a [Value]> = None;
+            let (mut rest, mut additional_items) = (None, None);
+            let (mut cond, mut then, mut otherwise) = (None, None, None);
             for (key, v) in obj {
                 match (key.as_str(), v) {
-                    ("type", t @ (Value::String(_) | Value::Array(_))) if view.types.is_none() => {
-                        view.types = Some(t);
-                    }
-                    ("enum", Value::Array(values)) if view.enum_values.is_none() => {
-                        view.enum_values = Some(values);
-                    }
-                    ("const", c) if view.constant.is_none() => view.constant = Some(c),
+                    ("type", t @ (Value::String(_) | Value::Array(_))) => view.types.push(t),
+                    ("enum", Value::Array(values)) => view.enums.push(values),
+                    ("const", c) => view.enums.push(std::slice::from_ref(c)),
                     ("properties", Value::Object(props)) => {
                         view.properties.reserve(props.len());
-                        for (k, sub) in props {
-                            if !merging || !view.declares(k) {
-                                view.properties.push((k.as_str(), sub));
-                            }
-                        }
+                        view.properties
+                            .extend(props.iter().map(|(k, sub)| (k.as_str(), sub)));
+                    }
+                    ("patternProperties", Value::Object(props)) => {
+                        view.patterns
+                            .extend(props.iter().map(|(k, sub)| (k.as_str(), sub)));
                     }
                     ("required", Value::Array(req)) => {
                         for r in req.iter().filter_map(Value::as_str) {
@@ -255,27 +276,35 @@ impl<'a> Walker<'a> {
                             }
                         }
                     }
-                    ("additionalProperties", a @ Value::Object(_)) if view.additional.is_none() => {
-                        view.additional = Some(a);
+                    ("additionalProperties", a @ Value::Object(_)) => view.additional.push(a),
+                    ("prefixItems", Value::Array(p)) => prefix = Some(p.as_slice()),
+                    ("items", i @ Value::Object(_)) => rest = Some(i),
+                    // Drafts 4 to 2019-09 wrote positional items as an `items` array, and
+                    // the rest as `additionalItems`.
+                    ("items", Value::Array(p)) => prefix = prefix.or(Some(p.as_slice())),
+                    ("additionalItems", a @ Value::Object(_)) => additional_items = Some(a),
+                    ("anyOf" | "oneOf", Value::Array(branches)) => {
+                        view.alternatives.push(branches);
                     }
-                    ("prefixItems", Value::Array(prefix)) if view.prefix.is_empty() => {
-                        view.prefix = prefix.iter().collect();
-                    }
-                    ("items", i @ Value::Object(_)) if view.items.is_none() => {
-                        view.items = Some(i);
-                    }
-                    // Drafts 4 to 2019-09 wrote positional items as an `items` array.
-                    ("items", Value::Array(prefix)) => items_array = Some(prefix),
-                    ("anyOf" | "oneOf", Value::Array(branches)) if view.alternatives.is_empty() => {
-                        view.alternatives = branches.iter().collect();
+                    ("if", c) => cond = Some(c),
+                    ("then", t) => then = Some(t),
+                    ("else", e) => otherwise = Some(e),
+                    ("dependentSchemas" | "dependencies", Value::Object(deps)) => {
+                        view.dependents.extend(
+                            deps.iter()
+                                .filter(|(_, sub)| sub.is_object())
+                                .map(|(k, sub)| (k.as_str(), sub)),
+                        );
                     }
                     _ => {}
                 }
             }
-            if let Some(prefix) = items_array {
-                if view.prefix.is_empty() {
-                    view.prefix = prefix.iter().collect();
-                }
+            let rest = rest.or(additional_items.filter(|_| prefix.is_some()));
+            if prefix.is_some() || rest.is_some() {
+                view.arrays.push((prefix.unwrap_or_default(), rest));
+            }
+            if let Some(cond) = cond.filter(|_| then.is_some() || otherwise.is_some()) {
+                view.conditionals.push((cond, then, otherwise));
             }
         }
         view
@@ -291,53 +320,80 @@ impl<'a> Walker<'a> {
     }
 
     /// Walk `child` under the path segment `segment`.
-    fn descend(&mut self, child: &mut Value, schema: &'a Value, segment: &str, depth: usize) {
+    fn descend(&mut self, child: &mut Value, schemas: &[&'a Value], segment: &str, depth: usize) {
         let len = self.path.len();
         self.path.push('/');
         render::push_segment(&mut self.path, segment);
-        self.walk(child, schema, depth + 1);
+        self.walk(child, schemas, depth + 1);
         self.path.truncate(len);
     }
 
-    fn walk(&mut self, value: &mut Value, node: &'a Value, depth: usize) {
-        if depth > MAX_DEPTH {
+    fn walk(&mut self, value: &mut Value, nodes: &[&'a Value], depth: usize) {
+        if depth > MAX_DEPTH || nodes.is_empty() {
             return;
         }
-        let view = self.view(node);
-        if !view.alternatives.is_empty() {
-            self.choose_alternative(value, &view.alternatives, depth);
+        let view = self.view(nodes);
+        for branches in &view.alternatives {
+            self.choose_alternative(value, branches, depth);
         }
-        if let Some(types) = view.types {
-            self.coerce_type(value, types);
+        if !view.types.is_empty() {
+            self.coerce_type(value, &view.types);
         }
-        if self.opts.enum_case {
+        if !view.enums.is_empty() {
             self.match_enum(value, &view);
         }
         match value {
             Value::Object(map) => self.walk_object(map, &view, depth),
-            Value::Array(items) => {
+            Value::Array(items) if !view.arrays.is_empty() => {
                 for (i, item) in items.iter_mut().enumerate() {
-                    let sub = match view.prefix.get(i) {
-                        Some(p) => Some(*p),
-                        None if i >= view.prefix.len() => view.items,
-                        None => None,
-                    };
-                    if let Some(sub) = sub {
+                    let subs: Vec<&'a Value> = view
+                        .arrays
+                        .iter()
+                        .filter_map(|&(prefix, rest)| match prefix.get(i) {
+                            Some(p) => Some(p),
+                            None => rest,
+                        })
+                        .collect();
+                    if !subs.is_empty() {
                         let len = self.path.len();
                         // Writing to a String cannot fail.
                         let _ = write!(self.path, "/{i}");
-                        self.walk(item, sub, depth + 1);
+                        self.walk(item, &subs, depth + 1);
                         self.path.truncate(len);
                     }
                 }
             }
             _ => {}
         }
+        // `if` is asked about the value as coerced so far: a corrupted value may fail it
+        // only because of what coercion has just fixed.
+        for &(cond, then, otherwise) in &view.conditionals {
+            let branch = match self.schema.is_valid_against(cond, value) {
+                Some(true) => then,
+                Some(false) => otherwise,
+                None => None,
+            };
+            if let Some(branch) = branch {
+                self.walk(value, &[branch], depth + 1);
+            }
+        }
+        let dependents: Vec<&'a Value> = match &*value {
+            Value::Object(map) => view
+                .dependents
+                .iter()
+                .filter(|(name, _)| map.contains_key(*name))
+                .map(|&(_, sub)| sub)
+                .collect(),
+            _ => Vec::new(),
+        };
+        if !dependents.is_empty() {
+            self.walk(value, &dependents, depth + 1);
+        }
     }
 
     /// `anyOf` / `oneOf`: keep the value if a branch already accepts it; otherwise take the
     /// first branch that accepts it after coercion.
-    fn choose_alternative(&mut self, value: &mut Value, branches: &[&'a Value], depth: usize) {
+    fn choose_alternative(&mut self, value: &mut Value, branches: &'a [Value], depth: usize) {
         if branches
             .iter()
             .any(|b| self.schema.is_valid_against(b, value) == Some(true))
@@ -348,12 +404,11 @@ impl<'a> Walker<'a> {
             let mut trial = value.clone();
             let mut sub = Walker {
                 schema: self.schema,
-                root: self.root,
                 opts: self.opts,
                 log: Vec::new(),
                 path: self.path.clone(),
             };
-            sub.walk(&mut trial, branch, depth + 1);
+            sub.walk(&mut trial, &[branch], depth + 1);
             if !sub.log.is_empty() && self.schema.is_valid_against(branch, &trial) == Some(true) {
                 *value = trial;
                 self.log.append(&mut sub.log);
@@ -362,29 +417,31 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn coerce_type(&mut self, value: &mut Value, types: &Value) {
-        if type_names(types).any(|t| type_matches(value, t)) {
+    fn coerce_type(&mut self, value: &mut Value, types: &[&Value]) {
+        let fits = |v: &Value| {
+            types
+                .iter()
+                .all(|ty| type_names(ty).any(|t| type_matches(v, t)))
+        };
+        if fits(value) {
             return;
         }
-        let wants = |t: &str| type_names(types).any(|name| name == t);
+        // What every `type` accepts (a `number` accepts an `integer`).
+        let wants = |t: &str| {
+            types.iter().all(|ty| {
+                type_names(ty).any(|name| name == t || (t == "integer" && name == "number"))
+            })
+        };
         let opts = *self.opts;
         let replacement = match &*value {
-            Value::String(s)
-                if opts.strings_to_numbers && (wants("number") || wants("integer")) =>
-            {
-                number_from_str(s)
-                    .filter(|n| wants("number") || render::is_integer(n))
-                    .map(|n| (Value::Number(n), CoercionKind::StringToNumber))
-            }
+            Value::String(s) if opts.strings_to_numbers && wants("integer") => number_from_str(s)
+                .filter(|n| wants("number") || render::is_integer(n))
+                .map(|n| (Value::Number(n), CoercionKind::StringToNumber)),
             _ => None,
         };
         let replacement = replacement.or_else(|| match &*value {
             Value::String(s) if opts.strings_to_booleans && wants("boolean") => {
-                match s.trim().to_ascii_lowercase().as_str() {
-                    "true" => Some((Value::Bool(true), CoercionKind::StringToBoolean)),
-                    "false" => Some((Value::Bool(false), CoercionKind::StringToBoolean)),
-                    _ => None,
-                }
+                bool_from_str(s).map(|b| (Value::Bool(b), CoercionKind::StringToBoolean))
             }
             Value::Number(n) if opts.numbers_to_strings && wants("string") => {
                 Some((Value::String(n.to_string()), CoercionKind::NumberToString))
@@ -400,7 +457,7 @@ impl<'a> Walker<'a> {
         let unwrap = opts.unwrap_single_array
             && !wants("array")
             && matches!(&*value, Value::Array(items) if items.len() == 1
-                && items.first().is_some_and(|only| type_names(types).any(|t| type_matches(only, t))));
+                && items.first().is_some_and(fits));
         if unwrap {
             let from = Some(render::value(value));
             if let Value::Array(items) = value {
@@ -417,29 +474,78 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// `enum` and `const`: a string matched to a string member ignoring case, or taken as
+    /// evidence of a member's type (`"1"` for `1`, `"false"` for `false`, `7` for `"7"`)
+    /// when it matches no member as it is. Only a unique match is taken.
     fn match_enum(&mut self, value: &mut Value, view: &View<'a>) {
-        let Value::String(s) = &*value else {
+        let Some((first, others)) = view.enums.split_first() else {
             return;
         };
-        let options: &[Value] = match (view.enum_values, view.constant) {
-            (Some(values), _) => values,
-            (None, Some(c)) => std::slice::from_ref(c),
-            (None, None) => return,
-        };
-        if options.iter().any(|o| o.as_str() == Some(s)) {
-            return;
-        }
-        let wanted = s.trim().to_lowercase();
-        let mut matches = options
+        // A value must be a member of every `enum` and `const` that applies.
+        let options: Vec<&'a Value> = first
             .iter()
-            .filter_map(Value::as_str)
-            .filter(|o| o.trim().to_lowercase() == wanted);
-        // Two options that differ only in case: which one was meant is not clear.
-        if let (Some(only), None) = (matches.next(), matches.next()) {
-            let from = Some(render::value(value));
-            *value = Value::String(only.to_owned());
-            self.record(CoercionKind::EnumCase, from, value);
+            .filter(|o| others.iter().all(|e| e.contains(o)))
+            .collect();
+        if options.iter().any(|o| *o == value) {
+            return;
         }
+        let opts = *self.opts;
+        let (member, kind) = match &*value {
+            Value::String(s) => {
+                let wanted = s.trim().to_lowercase();
+                let by_case = unique(options.iter().copied().filter(|o| {
+                    o.as_str()
+                        .is_some_and(|o| o.trim().to_lowercase() == wanted)
+                }));
+                match by_case {
+                    Some(m) if opts.enum_case => (m, CoercionKind::EnumCase),
+                    // Two members that differ only in case: which one was meant is unclear.
+                    _ if by_case.is_some() => return,
+                    _ => match (bool_from_str(s), number_from_str(s)) {
+                        (Some(b), _) if opts.strings_to_booleans => {
+                            match options.iter().copied().find(|o| o.as_bool() == Some(b)) {
+                                Some(m) => (m, CoercionKind::StringToBoolean),
+                                None => return,
+                            }
+                        }
+                        (_, Some(n)) if opts.strings_to_numbers => {
+                            let numeric = options
+                                .iter()
+                                .copied()
+                                .filter(|o| matches!(o, Value::Number(m) if numbers_equal(&n, m)));
+                            match unique(numeric) {
+                                Some(m) => (m, CoercionKind::StringToNumber),
+                                None => return,
+                            }
+                        }
+                        _ => return,
+                    },
+                }
+            }
+            Value::Number(n) if opts.numbers_to_strings => {
+                let text = n.to_string();
+                let numeric = options
+                    .iter()
+                    .any(|o| matches!(o, Value::Number(m) if numbers_equal(n, m)));
+                match options.iter().copied().find(|o| o.as_str() == Some(&text)) {
+                    Some(m) if !numeric => (m, CoercionKind::NumberToString),
+                    _ => return,
+                }
+            }
+            _ => return,
+        };
+        let from = Some(render::value(value));
+        *value = member.clone();
+        self.record(kind, from, value);
+    }
+
+    /// The subschemas of the `patternProperties` whose pattern `key` matches.
+    fn matching_patterns(&self, view: &View<'a>, key: &str) -> Vec<&'a Value> {
+        view.patterns
+            .iter()
+            .filter(|(p, _)| self.schema.key_matches(p, key) == Some(true))
+            .map(|&(_, sub)| sub)
+            .collect()
     }
 
     fn walk_object(&mut self, map: &mut Map<String, Value>, view: &View<'a>, depth: usize) {
@@ -464,16 +570,31 @@ impl<'a> Walker<'a> {
                 }
             }
         }
+        // Declared properties in the schema's order, each with every subschema naming it
+        // and every pattern its name matches (all of them apply).
+        let mut declared: Vec<(&'a str, Vec<&'a Value>)> = Vec::new();
         for &(name, sub) in &view.properties {
-            if let Some(child) = map.get_mut(name) {
-                self.descend(child, sub, name, depth);
+            match declared.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, subs)) => subs.push(sub),
+                None => declared.push((name, vec![sub])),
             }
         }
-        if let Some(sub) = view.additional {
+        for (name, mut subs) in declared {
+            if let Some(child) = map.get_mut(name) {
+                subs.extend(self.matching_patterns(view, name));
+                self.descend(child, &subs, name, depth);
+            }
+        }
+        if !view.patterns.is_empty() || !view.additional.is_empty() {
             for (key, child) in map.iter_mut() {
-                if !view.declares(key) {
-                    self.descend(child, sub, key, depth);
+                if view.declares(key) {
+                    continue;
                 }
+                let mut subs = self.matching_patterns(view, key);
+                if subs.is_empty() {
+                    subs.clone_from(&view.additional);
+                }
+                self.descend(child, &subs, key, depth);
             }
         }
         if self.opts.null_for_missing {
@@ -481,12 +602,13 @@ impl<'a> Walker<'a> {
                 if map.contains_key(required) {
                     continue;
                 }
-                let allows = view
+                let subs: Vec<&'a Value> = view
                     .properties
                     .iter()
-                    .find(|(p, _)| *p == required)
-                    .is_some_and(|(_, sub)| self.allows_null(sub));
-                if allows {
+                    .filter(|(p, _)| *p == required)
+                    .map(|&(_, sub)| sub)
+                    .collect();
+                if !subs.is_empty() && self.allows_null(&subs) {
                     map.insert(required.to_owned(), Value::Null);
                     self.log.push(Coercion {
                         path: render::child(&self.path, required),
@@ -499,24 +621,23 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Whether a subschema says explicitly that null is fine: `null` among its types, in its
-    /// enum, as its const, or as one of its alternatives. A schema that merely does not
-    /// forbid null does not count: that would be inventing a value.
-    fn allows_null(&self, node: &'a Value) -> bool {
-        let view = self.view(node);
-        if view
-            .types
-            .is_some_and(|t| type_names(t).any(|name| name == "null"))
+    /// Whether subschemas say explicitly that null is fine: `null` among their types, in
+    /// their enum, as their const, or as one of their alternatives. A schema that merely
+    /// does not forbid null does not count: that would be inventing a value.
+    fn allows_null(&self, nodes: &[&'a Value]) -> bool {
+        let view = self.view(nodes);
+        if !view.types.is_empty()
+            && view
+                .types
+                .iter()
+                .all(|t| type_names(t).any(|name| name == "null"))
         {
             return true;
         }
-        if view.enum_values.is_some_and(|e| e.contains(&Value::Null)) {
+        if !view.enums.is_empty() && view.enums.iter().all(|e| e.contains(&Value::Null)) {
             return true;
         }
-        if view.constant == Some(&Value::Null) {
-            return true;
-        }
-        view.alternatives.iter().any(|b| {
+        view.alternatives.iter().flat_map(|bs| bs.iter()).any(|b| {
             b.get("type").is_some_and(|t| {
                 t == "null"
                     || t.as_array()
@@ -524,6 +645,39 @@ impl<'a> Walker<'a> {
             })
         })
     }
+}
+
+/// The only item of `items`, if there is exactly one.
+fn unique<T>(mut items: impl Iterator<Item = T>) -> Option<T> {
+    match (items.next(), items.next()) {
+        (Some(only), None) => Some(only),
+        _ => None,
+    }
+}
+
+/// `"true"` / `"false"` in any case, surrounding whitespace ignored.
+fn bool_from_str(s: &str) -> Option<bool> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether two numbers are the same value: the same text, the same 64-bit integer, or the
+/// same double where doubles are exact (below 2^53).
+fn numbers_equal(a: &serde_json::Number, b: &serde_json::Number) -> bool {
+    if a.to_string() == b.to_string() {
+        return true;
+    }
+    if let (Some(x), Some(y)) = (a.as_i64(), b.as_i64()) {
+        return x == y;
+    }
+    if let (Some(x), Some(y)) = (a.as_u64(), b.as_u64()) {
+        return x == y;
+    }
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    matches!((a.as_f64(), b.as_f64()), (Some(x), Some(y)) if x == y && x.abs() < EXACT)
 }
 
 /// The names in a `type` keyword (`"string"` or `["string", "null"]`).

@@ -2,12 +2,58 @@
 
 use serde_json::Value;
 
+use super::compact;
 use super::validate::describe_schema;
 use super::Schema;
 
-/// The system-message text for a model that has no native structured output: the output
-/// rules, the top-level required properties in a line, and the schema itself.
+/// How [`instructions_with`] writes the instructions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstructionOptions {
+    /// The most tokens the whole text should take, estimated as one token per
+    /// [`CHARS_PER_TOKEN`] characters (JSON Schema text tokenizes densely). A schema larger
+    /// than that is rendered compactly: examples and long descriptions go first, then
+    /// `$defs` used once are inlined, then every annotation goes. Constraints are never
+    /// dropped, so a schema whose constraints alone exceed the budget still comes whole.
+    pub budget_tokens: usize,
+}
+
+/// Characters per token in the budget's estimate.
+pub const CHARS_PER_TOKEN: usize = 3;
+
+impl InstructionOptions {
+    /// The default budget, in tokens.
+    pub const DEFAULT_BUDGET_TOKENS: usize = 4000;
+
+    /// The budget in characters.
+    pub fn budget_chars(&self) -> usize {
+        self.budget_tokens.saturating_mul(CHARS_PER_TOKEN)
+    }
+}
+
+impl Default for InstructionOptions {
+    fn default() -> InstructionOptions {
+        InstructionOptions {
+            budget_tokens: InstructionOptions::DEFAULT_BUDGET_TOKENS,
+        }
+    }
+}
+
+/// [`instructions_with`] the default budget.
 pub fn instructions(schema: &Schema) -> String {
+    instructions_with(schema, &InstructionOptions::default())
+}
+
+/// The system-message text for a model that has no native structured output: the output
+/// rules, the top-level required properties in a line, and the schema itself, compact
+/// enough to fit `opts.budget_tokens` when its constraints do. The text is kept with the
+/// schema: asking again with the same options costs a copy.
+pub fn instructions_with(schema: &Schema, opts: &InstructionOptions) -> String {
+    schema
+        .memo_instructions(opts, || write(schema, opts))
+        .to_string()
+}
+
+fn write(schema: &Schema, opts: &InstructionOptions) -> String {
     let raw = schema.raw();
     let mut out = String::from(
         "Answer with a single JSON value that conforms to the JSON Schema below.\n\
@@ -48,7 +94,8 @@ pub fn instructions(schema: &Schema) -> String {
     }
     out.push_str("JSON Schema:\n");
     // Compact: a pretty-printed schema costs the model several times the tokens.
-    out.push_str(&raw.to_string());
+    let room = opts.budget_chars().saturating_sub(out.chars().count() + 1);
+    out.push_str(&compact::render(raw, room));
     out.push('\n');
     out
 }

@@ -15,15 +15,19 @@
 //! # Ok::<(), jsonheal::Error>(())
 //! ```
 
+mod cache;
 mod coerce;
+mod compact;
 mod feedback;
+mod index;
 mod instructions;
+mod patterns;
 mod render;
 mod validate;
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -31,28 +35,41 @@ use serde_json::Value;
 use crate::error::{Error, ErrorKind};
 use crate::extract::{self, CandidateSource};
 
+pub use cache::SchemaCache;
 pub use coerce::{coerce, CoerceOptions, Coercion, CoercionKind};
 pub use feedback::{feedback, MAX_FEEDBACK_BYTES, MAX_FEEDBACK_ERRORS};
-pub use instructions::instructions;
+pub use instructions::{instructions, instructions_with, InstructionOptions};
 pub use validate::{Violation, MAX_VIOLATIONS};
 
-/// A compiled JSON Schema (drafts 4 to 2020-12, `format` checked). Compile once, reuse: cloning
-/// is cheap (the compiled validator is shared) and it can be shared across threads.
+/// A compiled JSON Schema (drafts 4 to 2020-12, `format` checked, patterns read as
+/// ECMA-262). Compile once, reuse: cloning is cheap (everything compiled is shared, including
+/// the subschema validators coercion compiles on first need) and it can be shared across
+/// threads.
 #[derive(Clone)]
 pub struct Schema {
     inner: Arc<Compiled>,
 }
 
+/// A validator compiled for one subschema, or `None` when it cannot have one of its own.
+type Lazy = Option<Arc<jsonschema::Validator>>;
+
 struct Compiled {
     raw: Value,
     validator: jsonschema::Validator,
-    /// Validators for every subschema, compiled on first need: coercion uses them to pick the
-    /// `anyOf`/`oneOf` branch a value fits. Most schemas never need it.
-    branches: OnceLock<Option<jsonschema::ValidatorMap>>,
-    /// The JSON pointer of every subschema of `raw`, keyed by its address: coercion walks the
-    /// schema by reference and needs a pointer only to ask `branches`. `raw` never moves or
-    /// changes once compiled, so the addresses are stable.
-    pointers: OnceLock<HashMap<usize, String>>,
+    /// Pointers, base URIs, `$id`s and anchors of `raw`'s subschemas, built on the first
+    /// `$ref` or subschema check. `raw` never moves or changes once compiled, so the
+    /// addresses it is keyed by are stable.
+    index: OnceLock<index::Index>,
+    /// `raw` as a resource a subschema validator's `$ref` can reach.
+    registry: OnceLock<Option<(String, jsonschema::Registry<'static>)>>,
+    /// Validators for the subschemas coercion asked about (`anyOf` branches, `if`), by
+    /// address, each compiled on first need: compiling them all up front costs hundreds of
+    /// milliseconds on a large schema, and most coercions visit a handful.
+    subschemas: RwLock<HashMap<usize, Lazy>>,
+    /// `patternProperties` matchers by pattern, compiled on first need.
+    patterns: RwLock<HashMap<String, Lazy>>,
+    /// The last instructions written, with the options they were written for.
+    instructions: Mutex<Option<(InstructionOptions, Arc<str>)>>,
 }
 
 /// How deep [`Schema::new`] walks a schema to rewrite aliases; deeper schemas are refused
@@ -63,13 +80,20 @@ const MAX_SCHEMA_DEPTH: usize = 128;
 /// and would overflow the stack on a hostile reply (the repair engine accepts 10 000 levels).
 pub const MAX_VALUE_DEPTH: usize = 200;
 
+/// Where a subschema validator's `$ref` reaches the root when the root has no `$id`
+/// (the root's own base URI stays the validator's default, so relative `$id`s resolve alike).
+const PROBE_BASE: &str = "json-schema:///jsonheal-probe.json";
+
 impl Schema {
-    /// Compile `schema`. `"bool"` is accepted as an alias of `"boolean"` in `type`. A schema
-    /// that is itself invalid is `ErrorKind::InvalidSchema`, naming the bad keyword and where
-    /// it is.
+    /// Compile `schema`. `"bool"` is accepted as an alias of `"boolean"` in `type`; patterns
+    /// are read as ECMA-262 (`\<` is a literal `<`, `[^]` any character, …). A schema that is
+    /// itself invalid is `ErrorKind::InvalidSchema`, naming the bad keyword and where it is
+    /// (for a pattern: the pattern and why it is not a regular expression, first).
     pub fn new(schema: &Value) -> Result<Schema, Error> {
         let mut raw = schema.clone();
         rewrite_aliases(&mut raw, 0)?;
+        patterns::translate(&mut raw);
+        patterns::check_all(&raw).map_err(|m| Error::new(ErrorKind::InvalidSchema(m)))?;
         let validator = jsonschema::options()
             .should_validate_formats(true)
             .build(&raw)
@@ -78,13 +102,17 @@ impl Schema {
             inner: Arc::new(Compiled {
                 raw,
                 validator,
-                branches: OnceLock::new(),
-                pointers: OnceLock::new(),
+                index: OnceLock::new(),
+                registry: OnceLock::new(),
+                subschemas: RwLock::new(HashMap::new()),
+                patterns: RwLock::new(HashMap::new()),
+                instructions: Mutex::new(None),
             }),
         })
     }
 
-    /// The schema as compiled (with `"bool"` rewritten to `"boolean"`).
+    /// The schema as compiled (with `"bool"` rewritten to `"boolean"` and patterns in the
+    /// ECMA-262 spelling the engine reads the same way).
     pub fn raw(&self) -> &Value {
         &self.inner.raw
     }
@@ -102,27 +130,144 @@ impl Schema {
         !too_deep(value) && self.inner.validator.is_valid(value)
     }
 
+    /// Whether `other` is this very compiled schema (a clone of it), not merely an equal one.
+    pub fn same_as(&self, other: &Schema) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+
+    /// How many subschema validators coercion has compiled so far (they are compiled one
+    /// by one, on first need).
+    pub fn compiled_subschemas(&self) -> usize {
+        read(&self.inner.subschemas)
+            .values()
+            .filter(|v| v.is_some())
+            .count()
+    }
+
+    fn index(&self) -> &index::Index {
+        self.inner
+            .index
+            .get_or_init(|| index::Index::new(&self.inner.raw))
+    }
+
+    /// The subschema `reference` names, seen from `from` (a subschema holding the `$ref`):
+    /// a JSON pointer, an `$id` or an `$anchor`, resolved as the validator resolves it.
+    pub(crate) fn resolve_ref(&self, from: &Value, reference: &str) -> Option<&Value> {
+        self.index().resolve(&self.inner.raw, from, reference)
+    }
+
     /// Whether `value` is valid against `subschema` (a reference into [`Schema::raw`]), or
     /// `None` when that subschema has no validator of its own.
     pub(crate) fn is_valid_against(&self, subschema: &Value, value: &Value) -> Option<bool> {
-        let pointers = self
+        // A bare `{"$ref": …}` (the usual `anyOf` branch) shares its target's validator.
+        let mut subschema = subschema;
+        for _ in 0..16 {
+            let only_ref = subschema
+                .as_object()
+                .filter(|o| o.len() == 1)
+                .and_then(|o| o.get("$ref"))
+                .and_then(Value::as_str);
+            match only_ref.and_then(|r| self.resolve_ref(subschema, r)) {
+                Some(target) => subschema = target,
+                None => break,
+            }
+        }
+        if std::ptr::eq(subschema, &self.inner.raw) {
+            return Some(self.is_valid(value));
+        }
+        if let Value::Bool(b) = subschema {
+            return Some(*b);
+        }
+        let key = index::address(subschema);
+        let hit = read(&self.inner.subschemas).get(&key).cloned();
+        let validator = match hit {
+            Some(v) => v,
+            None => {
+                let v = self.compile_subschema(subschema).map(Arc::new);
+                write(&self.inner.subschemas).insert(key, v.clone());
+                v
+            }
+        }?;
+        Some(!too_deep(value) && validator.is_valid(value))
+    }
+
+    /// A validator for one subschema: a `$ref` to it, through a registry holding the root, so
+    /// that only what it uses is compiled.
+    fn compile_subschema(&self, subschema: &Value) -> Option<jsonschema::Validator> {
+        let pointer = self.index().pointer(subschema)?;
+        let (root, registry) = self
             .inner
-            .pointers
-            .get_or_init(|| pointer_index(&self.inner.raw));
-        let pointer = pointers.get(&address(subschema))?;
-        let map = self
-            .inner
-            .branches
+            .registry
             .get_or_init(|| {
-                jsonschema::options()
-                    .should_validate_formats(true)
-                    .build_map(&self.inner.raw)
-                    .ok()
+                let root = self.index().root_uri();
+                let registry = jsonschema::Registry::new()
+                    .add(&root, self.inner.raw.clone())
+                    .ok()?
+                    .prepare()
+                    .ok()?;
+                Some((root, registry))
             })
             .as_ref()?;
-        let key = format!("#{pointer}");
-        map.get(&key).map(|v| !too_deep(value) && v.is_valid(value))
+        let probe =
+            serde_json::json!({"$ref": format!("{root}#{}", index::pointer_fragment(pointer))});
+        jsonschema::options()
+            .with_draft(self.inner.validator.draft())
+            .with_base_uri(PROBE_BASE)
+            .should_validate_formats(true)
+            .with_registry(registry)
+            .build(&probe)
+            .ok()
     }
+
+    /// Whether `key` matches `pattern` (a `patternProperties` key of [`Schema::raw`]), or
+    /// `None` when the pattern cannot be compiled.
+    pub(crate) fn key_matches(&self, pattern: &str, key: &str) -> Option<bool> {
+        let hit = read(&self.inner.patterns).get(pattern).cloned();
+        let matcher = match hit {
+            Some(m) => m,
+            None => {
+                let m = jsonschema::options()
+                    .build(&serde_json::json!({ "pattern": pattern }))
+                    .ok()
+                    .map(Arc::new);
+                write(&self.inner.patterns).insert(pattern.to_owned(), m.clone());
+                m
+            }
+        }?;
+        Some(matcher.is_valid(&Value::String(key.to_owned())))
+    }
+
+    /// The instructions for `opts`, written once and kept (a server asks for the same ones
+    /// on every request).
+    pub(crate) fn memo_instructions(
+        &self,
+        opts: &InstructionOptions,
+        write: impl FnOnce() -> String,
+    ) -> Arc<str> {
+        let mut memo = self
+            .inner
+            .instructions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some((o, text)) = memo.as_ref() {
+            if o == opts {
+                return Arc::clone(text);
+            }
+        }
+        let text: Arc<str> = Arc::from(write());
+        *memo = Some((opts.clone(), Arc::clone(&text)));
+        text
+    }
+}
+
+/// A lock that a panicking thread left poisoned still holds a consistent map: entries are
+/// inserted whole.
+fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Parse JSON text and compile it (a convenience for files and requests).
@@ -147,33 +292,6 @@ impl fmt::Debug for Schema {
     }
 }
 
-fn address(v: &Value) -> usize {
-    v as *const Value as usize
-}
-
-/// Every node of `raw` by address, with its JSON pointer (an iterative walk).
-fn pointer_index(raw: &Value) -> HashMap<usize, String> {
-    let mut index = HashMap::new();
-    let mut stack = vec![(raw, String::new())];
-    while let Some((node, pointer)) = stack.pop() {
-        match node {
-            Value::Object(map) => {
-                for (k, child) in map {
-                    stack.push((child, render::child(&pointer, k)));
-                }
-            }
-            Value::Array(items) => {
-                for (i, child) in items.iter().enumerate() {
-                    stack.push((child, format!("{pointer}/{i}")));
-                }
-            }
-            _ => continue,
-        }
-        index.insert(address(node), pointer);
-    }
-    index
-}
-
 /// Whether `value` nests deeper than [`MAX_VALUE_DEPTH`] (an iterative walk).
 fn too_deep(value: &Value) -> bool {
     let mut stack: Vec<(&Value, usize)> = vec![(value, 0)];
@@ -195,43 +313,30 @@ fn too_deep(value: &Value) -> bool {
     false
 }
 
-/// Keywords whose values are data, not schemas: never rewrite inside them.
-const DATA_KEYWORDS: &[&str] = &["const", "enum", "default", "examples", "example"];
-
 fn rewrite_aliases(node: &mut Value, depth: usize) -> Result<(), Error> {
     if depth > MAX_SCHEMA_DEPTH {
         return Err(Error::new(ErrorKind::InvalidSchema(format!(
             "the schema nests deeper than {MAX_SCHEMA_DEPTH} levels"
         ))));
     }
-    match node {
-        Value::Object(map) => {
-            for (key, child) in map.iter_mut() {
-                if key == "type" {
-                    match child {
-                        Value::String(t) if t == "bool" => *t = "boolean".to_owned(),
-                        Value::Array(ts) => {
-                            for t in ts.iter_mut() {
-                                if t.as_str() == Some("bool") {
-                                    *t = Value::String("boolean".to_owned());
-                                }
-                            }
-                        }
-                        _ => {}
-                    }
-                } else if !DATA_KEYWORDS.contains(&key.as_str()) {
-                    rewrite_aliases(child, depth + 1)?;
+    match node.get_mut("type") {
+        Some(Value::String(t)) if t == "bool" => *t = "boolean".to_owned(),
+        Some(Value::Array(ts)) => {
+            for t in ts.iter_mut() {
+                if t.as_str() == Some("bool") {
+                    *t = Value::String("boolean".to_owned());
                 }
-            }
-        }
-        Value::Array(items) => {
-            for item in items {
-                rewrite_aliases(item, depth + 1)?;
             }
         }
         _ => {}
     }
-    Ok(())
+    let mut result = Ok(());
+    index::children_mut(node, &mut |child| {
+        if result.is_ok() {
+            result = rewrite_aliases(child, depth + 1);
+        }
+    });
+    result
 }
 
 /// Name the keyword a compile error is about: the last segment of where in the schema the
@@ -257,7 +362,17 @@ fn invalid_schema(e: &jsonschema::ValidationError<'_>) -> Error {
     } else {
         location
     };
-    let detail = render::cut_chars(&e.to_string(), 200);
+    // The crate's message starts with the offending part of the schema, which may be most
+    // of it: show that part short, so the reason comes within the first line.
+    let message = e.to_string();
+    let shown = e.instance().to_string();
+    let message = match message.strip_prefix(shown.as_str()) {
+        Some(reason) if shown.chars().count() > render::MAX_VALUE_CHARS => {
+            format!("{}{reason}", render::value(e.instance()))
+        }
+        _ => message,
+    };
+    let detail = render::cut_chars(&message, 200);
     Error::new(ErrorKind::InvalidSchema(format!(
         "bad `{keyword}` at {at}: {detail}"
     )))
@@ -340,6 +455,24 @@ pub struct Rejected {
     pub value: Value,
     /// Which part of the reply it came from.
     pub candidate: CandidateSource,
+}
+
+impl HealErrorKind {
+    /// The stable snake_case name (`no_json`, `truncated`, `invalid`), as serialized: for
+    /// logs, metrics and JSON output.
+    pub fn name(self) -> &'static str {
+        match self {
+            HealErrorKind::NoJson => "no_json",
+            HealErrorKind::Truncated => "truncated",
+            HealErrorKind::Invalid => "invalid",
+        }
+    }
+}
+
+impl fmt::Display for HealErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 impl fmt::Display for HealError {
