@@ -2,7 +2,7 @@
 //! JSON Schema. Also the helpers `validate` shares: schema loading, error printing, JSON
 //! Lines batches.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -209,7 +209,7 @@ pub(crate) fn load_schema(path: &PathBuf) -> anyhow::Result<Schema> {
 fn run_jsonl(
     args: &ExtractArgs,
     default_schema: Option<&Schema>,
-    work: impl Fn(&str, Option<&Schema>) -> Outcome,
+    work: impl Fn(&str, Option<&Schema>) -> Outcome + Sync,
 ) -> anyhow::Result<ExitCode> {
     jsonl_loop(
         args.file.as_ref(),
@@ -225,36 +225,28 @@ pub(crate) fn jsonl_loop(
     default_schema: Option<&Schema>,
     with_feedback: bool,
     accept_value: bool,
-    work: impl Fn(&str, Option<&Schema>) -> Outcome,
+    work: impl Fn(&str, Option<&Schema>) -> Outcome + Sync,
 ) -> anyhow::Result<ExitCode> {
-    let reader = io::reader(file.map(PathBuf::as_path))?;
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
     // Schemas given inline in a batch, compiled once each (a batch usually repeats one).
     let cache = SchemaCache::new(64);
-    let mut all_ok = true;
-    for (n, line) in reader.lines().enumerate() {
-        let line = line.context("cannot read the input")?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let record = jsonl_record(&line, n + 1, accept_value, default_schema, &cache);
-        let result = match record {
-            Ok((id, text, schema)) => {
-                let outcome = work(&text, schema.as_ref());
-                outcome_json(id, outcome, with_feedback)
-            }
-            Err((id, message)) => {
-                json!({"id": id, "ok": false, "errors": [{"message": message}]})
-            }
-        };
-        if result.get("ok") != Some(&Value::Bool(true)) {
-            all_ok = false;
-        }
-        write_json(&mut out, &result, false)?;
-    }
-    out.flush()?;
-    Ok(if all_ok {
+    let summary = crate::batch::run(
+        file.map(PathBuf::as_path),
+        || (),
+        |(), line, number, out| {
+            let result = match jsonl_record(line, number, accept_value, default_schema, &cache) {
+                Ok((id, text, schema)) => {
+                    outcome_json(id, work(&text, schema.as_ref()), with_feedback)
+                }
+                Err((id, message)) => {
+                    json!({"id": id, "ok": false, "errors": [{"message": message}]})
+                }
+            };
+            // Writing a Value into a Vec cannot fail.
+            let _ = serde_json::to_writer(&mut *out, &result);
+            result.get("ok") == Some(&Value::Bool(true))
+        },
+    )?;
+    Ok(if summary.failed == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
