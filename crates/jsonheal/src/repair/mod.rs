@@ -453,10 +453,11 @@ fn offset_of(input: &str, trimmed: &str, line: usize, column: usize) -> usize {
     let mut offset = 0;
     for (i, l) in trimmed.split_inclusive('\n').enumerate() {
         if i + 1 == line {
-            let col = l
-                .char_indices()
-                .nth(column.saturating_sub(1))
-                .map_or(l.len(), |(b, _)| b);
+            // serde_json counts the column in bytes; `Position` recounts it in characters.
+            let mut col = column.saturating_sub(1).min(l.len());
+            while !l.is_char_boundary(col) {
+                col -= 1;
+            }
             return base + offset + col;
         }
         offset += l.len();
