@@ -30,6 +30,8 @@ fn _jsonheal(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(heal::normalize, m)?)?;
     m.add_function(wrap_pyfunction!(dropin::repair_json, m)?)?;
     m.add_function(wrap_pyfunction!(dropin::loads, m)?)?;
+    m.add_function(wrap_pyfunction!(native::_pretty, m)?)?;
+    m.add_function(wrap_pyfunction!(native::_compact, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

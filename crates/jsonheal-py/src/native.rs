@@ -335,3 +335,15 @@ pub(crate) fn extract(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Extra
         truncated,
     })
 }
+
+/// Valid JSON text indented, numbers and strings as written (for `python -m jsonheal`).
+#[pyfunction]
+pub(crate) fn _pretty(text: &str) -> String {
+    jsonheal::format::pretty(text)
+}
+
+/// Valid JSON text minified, numbers and strings as written (for `python -m jsonheal`).
+#[pyfunction]
+pub(crate) fn _compact(text: &str) -> String {
+    jsonheal::format::compact(text)
+}
