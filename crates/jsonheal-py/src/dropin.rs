@@ -171,9 +171,7 @@ fn dumps<'py>(
     kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     static DUMPS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-    DUMPS
-        .import(py, "json", "dumps")?
-        .call((value,), kwargs)
+    DUMPS.import(py, "json", "dumps")?.call((value,), kwargs)
 }
 
 /// Repair a JSON string, json_repair's way. See the stub for the parameters.
@@ -183,6 +181,7 @@ fn dumps<'py>(
     chunk_length=0, stream_stable=false, strict=false, schema=None,
     schema_repair_mode="standard", **json_dumps_args
 ))]
+// The parameters are json_repair's, one for one.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn repair_json<'py>(
     py: Python<'py>,
@@ -223,6 +222,8 @@ pub(crate) fn repair_json<'py>(
     json_str, skip_json_loads=false, logging=false, stream_stable=false, strict=false,
     schema=None, schema_repair_mode="standard"
 ))]
+// The parameters are json_repair's, one for one.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn loads<'py>(
     py: Python<'py>,
     json_str: &Bound<'py, PyAny>,

@@ -36,7 +36,10 @@ impl PySchema {
     fn __repr__(&self) -> String {
         let mut raw = self.inner.raw().to_string();
         if raw.len() > 80 {
-            let cut = (0..=77).rev().find(|&i| raw.is_char_boundary(i)).unwrap_or(0);
+            let cut = (0..=77)
+                .rev()
+                .find(|&i| raw.is_char_boundary(i))
+                .unwrap_or(0);
             raw.truncate(cut);
             raw.push('…');
         }
@@ -203,8 +206,10 @@ pub(crate) fn normalize(
     };
     let input = text::read(arguments)?;
     let tool = tool.unwrap_or("");
-    let out = run(py, &input.text, |t| jsonheal::args::normalize(tool, t, &opts))
-        .map_err(|e| to_pyerr(py, &e, &input.text))?;
+    let out = run(py, &input.text, |t| {
+        jsonheal::args::normalize(tool, t, &opts)
+    })
+    .map_err(|e| to_pyerr(py, &e, &input.text))?;
     let truncated = out.is_truncated();
     let value = to_py(py, &out.value)?
         .cast_into::<PyDict>()

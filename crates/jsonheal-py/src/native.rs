@@ -17,7 +17,11 @@ use crate::text::{self, CharOffsets, Input};
 const DETACH_BYTES: usize = 32 * 1024;
 
 /// Run `work`, without the GIL when its input is `len` bytes long or more.
-pub(crate) fn detach_if_long<T: Send>(py: Python<'_>, len: usize, work: impl FnOnce() -> T + Send) -> T {
+pub(crate) fn detach_if_long<T: Send>(
+    py: Python<'_>,
+    len: usize,
+    work: impl FnOnce() -> T + Send,
+) -> T {
     if len < DETACH_BYTES {
         work()
     } else {
@@ -258,7 +262,9 @@ pub(crate) fn repair_input(
 ) -> Result<jsonheal::Repaired, jsonheal::Error> {
     if let (true, Some(first)) = (options.strict, input.decoded.first()) {
         return Err(jsonheal::Error::at(
-            jsonheal::ErrorKind::Syntax("invalid character (not UTF-8, or a lone surrogate)".into()),
+            jsonheal::ErrorKind::Syntax(
+                "invalid character (not UTF-8, or a lone surrogate)".into(),
+            ),
             &input.text,
             first.span().start,
         ));
