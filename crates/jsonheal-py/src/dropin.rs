@@ -27,6 +27,26 @@ struct Loaded<'py> {
     found: bool,
 }
 
+impl<'py> Loaded<'py> {
+    fn found(value: Bound<'py, PyAny>, log: Option<Bound<'py, PyList>>) -> Loaded<'py> {
+        let log = log.unwrap_or_else(|| PyList::empty(value.py()));
+        Loaded {
+            value,
+            log,
+            found: true,
+        }
+    }
+
+    /// json_repair's answer for text that holds no JSON: `""`.
+    fn none(py: Python<'py>) -> Loaded<'py> {
+        Loaded {
+            value: PyString::new(py, "").into_any(),
+            log: PyList::empty(py),
+            found: false,
+        }
+    }
+}
+
 /// json_repair's log entries (`text`, `context`) with jsonheal's `kind` and `span` added.
 fn log_entries<'py>(
     py: Python<'py>,
@@ -82,11 +102,7 @@ fn load<'py>(
     }
     if !skip_json_loads && !input.was_decoded() {
         if let Some(value) = try_loads(py, &input.text) {
-            return Ok(Loaded {
-                value,
-                log: PyList::empty(py),
-                found: true,
-            });
+            return Ok(Loaded::found(value, None));
         }
     }
     let options = if strict {
@@ -97,23 +113,12 @@ fn load<'py>(
     match repair_input(py, &input, &options) {
         Ok(repaired) => {
             let value = json_to_py(py, &repaired.text)?;
-            let log = if logging {
-                log_entries(py, &input, &input.merge(repaired.repairs))?
-            } else {
-                PyList::empty(py)
-            };
-            Ok(Loaded {
-                value,
-                log,
-                found: true,
-            })
+            let log = logging
+                .then(|| log_entries(py, &input, &input.merge(repaired.repairs)))
+                .transpose()?;
+            Ok(Loaded::found(value, log))
         }
-        // json_repair's answer for text that holds no JSON.
-        Err(e) if *e.kind() == ErrorKind::NoJson => Ok(Loaded {
-            value: PyString::new(py, "").into_any(),
-            log: PyList::empty(py),
-            found: false,
-        }),
+        Err(e) if *e.kind() == ErrorKind::NoJson => Ok(Loaded::none(py)),
         Err(e) => Err(to_pyerr(py, &e, &input.text)),
     }
 }
@@ -132,35 +137,25 @@ fn heal<'py>(
     match result {
         Ok(healed) => {
             let value = value_to_py(py, &healed.value)?;
-            let log = if logging {
-                let log = log_entries(py, input, &input.merge(from_notes(&healed.repairs)))?;
-                for c in &healed.coercions {
-                    let d = PyDict::new(py);
-                    let text = match &c.from {
-                        Some(from) => format!("coerced {from} to {} to fit the schema", c.to),
-                        None => format!("added {} to fit the schema", c.to),
-                    };
-                    d.set_item("text", text)?;
-                    d.set_item("context", &c.path)?;
-                    d.set_item("kind", c.kind.name())?;
-                    d.set_item("span", py.None())?;
-                    log.append(d)?;
-                }
-                log
-            } else {
-                PyList::empty(py)
-            };
-            Ok(Loaded {
-                value,
-                log,
-                found: true,
-            })
+            if !logging {
+                return Ok(Loaded::found(value, None));
+            }
+            let log = log_entries(py, input, &input.merge(from_notes(&healed.repairs)))?;
+            for c in &healed.coercions {
+                let d = PyDict::new(py);
+                let text = match &c.from {
+                    Some(from) => format!("coerced {from} to {} to fit the schema", c.to),
+                    None => format!("added {} to fit the schema", c.to),
+                };
+                d.set_item("text", text)?;
+                d.set_item("context", &c.path)?;
+                d.set_item("kind", c.kind.name())?;
+                d.set_item("span", py.None())?;
+                log.append(d)?;
+            }
+            Ok(Loaded::found(value, Some(log)))
         }
-        Err(e) if e.kind == HealErrorKind::NoJson => Ok(Loaded {
-            value: PyString::new(py, "").into_any(),
-            log: PyList::empty(py),
-            found: false,
-        }),
+        Err(e) if e.kind == HealErrorKind::NoJson => Ok(Loaded::none(py)),
         Err(e) => Err(heal_error(py, &e)),
     }
 }

@@ -97,12 +97,4 @@ def from_file(
     and are reported in the log (json_repair would use the locale's encoding).
     """
     with Path(filename).open("rb") as fd:
-        return load(
-            fd,
-            skip_json_loads=skip_json_loads,
-            logging=logging,
-            chunk_length=chunk_length,
-            strict=strict,
-            schema=schema,
-            schema_repair_mode=schema_repair_mode,
-        )
+        return load(fd, skip_json_loads, logging, chunk_length, strict, schema, schema_repair_mode)
