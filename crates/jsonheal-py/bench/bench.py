@@ -139,6 +139,11 @@ def fmt_time(s: float) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="smaller inputs and fewer rounds")
+    ap.add_argument(
+        "--dump-wrong",
+        metavar="FILE",
+        help="write the inputs jsonheal gets wrong to FILE, one JSON line each (input, want, got)",
+    )
     a = ap.parse_args()
     rng = random.Random(20260101)
     rounds = 3 if a.quick else 5
@@ -173,6 +178,10 @@ def main() -> int:
                     except Exception:  # noqa: BLE001 - a failure is a wrong answer here
                         got = object()
                     wrong += got != w
+                    if got != w and name == "jsonheal" and a.dump_wrong:
+                        with open(a.dump_wrong, "a", encoding="utf-8") as f:
+                            record = {"workload": workload, "input": t, "want": w, "got": got}
+                            f.write(json.dumps(record, ensure_ascii=False, default=repr) + "\n")
             per = timeit(lambda fn=fn: [fn(t) for t in texts], min_round, rounds) / len(texts)
             results[name] = (per, wrong)
         base = results["jsonheal"][0]
