@@ -181,6 +181,51 @@ impl RepairKind {
             InvalidCharacter => "replaced an invalid character",
         }
     }
+
+    /// Every kind, in the order of the docs: for bindings and tools that list or look up the
+    /// kinds by [`name`](RepairKind::name).
+    pub const ALL: [RepairKind; 35] = [
+        RepairKind::StrippedProse,
+        RepairKind::StrippedFence,
+        RepairKind::SkippedReasoning,
+        RepairKind::RemovedComment,
+        RepairKind::SingleQuotes,
+        RepairKind::TypographicQuotes,
+        RepairKind::UnquotedKey,
+        RepairKind::UnquotedValue,
+        RepairKind::PythonLiteral,
+        RepairKind::NonFiniteNumber,
+        RepairKind::Undefined,
+        RepairKind::NumberFormat,
+        RepairKind::TrailingComma,
+        RepairKind::MissingComma,
+        RepairKind::MissingColon,
+        RepairKind::MissingValue,
+        RepairKind::MissingQuote,
+        RepairKind::InnerQuote,
+        RepairKind::ControlCharacter,
+        RepairKind::InvalidEscape,
+        RepairKind::LoneSurrogate,
+        RepairKind::Concatenation,
+        RepairKind::Ellipsis,
+        RepairKind::Wrapper,
+        RepairKind::RegexLiteral,
+        RepairKind::TupleToArray,
+        RepairKind::MissingOpener,
+        RepairKind::MissingArrayOpener,
+        RepairKind::MissingCloser,
+        RepairKind::RedundantCloser,
+        RepairKind::EscapedJson,
+        RepairKind::MultipleValues,
+        RepairKind::DuplicateKey,
+        RepairKind::Truncated,
+        RepairKind::InvalidCharacter,
+    ];
+
+    /// The kind with this [`name`](RepairKind::name) (`trailing_comma`).
+    pub fn from_name(name: &str) -> Option<RepairKind> {
+        RepairKind::ALL.into_iter().find(|k| k.name() == name)
+    }
 }
 
 impl std::fmt::Display for RepairKind {
@@ -402,10 +447,11 @@ fn offset_of(input: &str, trimmed: &str, line: usize, column: usize) -> usize {
     let mut offset = 0;
     for (i, l) in trimmed.split_inclusive('\n').enumerate() {
         if i + 1 == line {
-            let col = l
-                .char_indices()
-                .nth(column.saturating_sub(1))
-                .map_or(l.len(), |(b, _)| b);
+            // serde_json counts the column in bytes; `Position` recounts it in characters.
+            let mut col = column.saturating_sub(1).min(l.len());
+            while !l.is_char_boundary(col) {
+                col -= 1;
+            }
             return base + offset + col;
         }
         offset += l.len();
@@ -422,6 +468,18 @@ mod tests {
         // The log of a badly written document holds ~1 entry per 15 input bytes; at 24 bytes
         // an entry the engine's peak memory passed 3x its input.
         assert!(std::mem::size_of::<Repair>() <= 12);
+    }
+
+    #[test]
+    fn every_kind_is_listed_once_and_found_by_its_name() {
+        let mut names: Vec<&str> = RepairKind::ALL.iter().map(|k| k.name()).collect();
+        for k in RepairKind::ALL {
+            assert_eq!(RepairKind::from_name(k.name()), Some(k));
+        }
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), RepairKind::ALL.len());
+        assert_eq!(RepairKind::from_name("no_such_kind"), None);
     }
 
     #[test]

@@ -154,6 +154,13 @@ fn strict_mode_reports_line_and_column() {
             .to_string(),
         "no JSON found"
     );
+    // Columns count characters, offsets bytes, whatever serde_json counts.
+    let wide = "{\"é\": \"ü\", \"x\": 1,,}";
+    let err = repair_with(wide, &Options::strict()).unwrap_err();
+    let at = err.position().map(|p| p.offset);
+    assert_eq!(at.and_then(|o| wide.get(o..o + 1)), Some(","));
+    assert_eq!(at, wide.rfind(','));
+    assert_eq!(err.column(), Some(19));
 }
 
 #[test]
