@@ -45,6 +45,9 @@ impl Ctx {
             healing: self.healing,
             attempts,
             outcome: outcome.to_owned(),
+            // Filled in when usage is wired into the restructured request path.
+            status: 0,
+            repaired: outcome == "healed",
             prompt_tokens: usage.prompt,
             completion_tokens: usage.completion,
             total_tokens: usage.total,

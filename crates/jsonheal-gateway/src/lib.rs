@@ -40,7 +40,7 @@ use tokio::net::TcpListener;
 
 use crate::config::Config;
 use crate::metrics::Metrics;
-use crate::store::{Account, RequestRecord, SqliteStore, Store, LOCAL_ACCOUNT};
+use crate::store::{Account, RequestRecord, Store, LOCAL_ACCOUNT};
 use crate::upstream::Upstream;
 
 /// Shared state of a running gateway. Cheap to clone.
@@ -168,12 +168,19 @@ pub async fn serve(
     let listener = TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("cannot listen on {}", config.listen))?;
-    let database = config.database.clone();
-    let store = tokio::task::spawn_blocking(move || SqliteStore::open(&database))
-        .await
-        .context("the database task failed")?
-        .with_context(|| format!("cannot open the database {}", config.database))?;
-    let (state, writer) = AppState::new(config, Arc::new(store))?;
+    // Both block (PostgreSQL connects, migrates and makes the local account over the
+    // network), so they run off the async runtime.
+    let (state, writer) = tokio::task::spawn_blocking(move || {
+        let store = store::open(&config.database).with_context(|| {
+            format!(
+                "cannot open the database {}",
+                store::redact_url(&config.database)
+            )
+        })?;
+        AppState::new(config, store)
+    })
+    .await
+    .context("the database task failed")??;
     serve_listener(listener, state, writer, shutdown).await
 }
 
@@ -198,7 +205,7 @@ pub async fn serve_listener(
         %addr,
         default_provider = %config.default_provider,
         providers = config.providers.len(),
-        database = %config.database,
+        database = %store::redact_url(&config.database),
         "jsonheal gateway listening"
     );
     axum::serve(listener, app(state))

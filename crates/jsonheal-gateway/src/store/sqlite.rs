@@ -1,51 +1,18 @@
-//! Persistence: accounts, API keys, the request log and tool-call records.
-//!
-//! Everything goes through the [`Store`] trait so that a server database can be added
-//! later; [`SqliteStore`] is the embedded default (WAL, foreign keys, `synchronous=FULL` so a
-//! committed row survives a crash, numbered migrations run at open). rusqlite is synchronous:
-//! the server calls the store from `spawn_blocking`. Two connections, each behind a mutex:
-//! one for writes, one (read-only) for reads, so that an API-key lookup never waits behind a
-//! commit's disk sync (WAL lets readers run beside the writer). A pool is the next step if
-//! reads ever contend.
+//! The embedded SQLite store: one process, one file (WAL, foreign keys, `synchronous=FULL` so
+//! a committed row survives a crash, numbered migrations run at open). Two connections, each
+//! behind a mutex: one for writes, one (read-only) for reads, so that an API-key lookup never
+//! waits behind a commit's disk sync (WAL lets readers run beside the writer).
 
-use std::fmt;
 use std::sync::{Mutex, MutexGuard};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
-use serde::Serialize;
-use sha2::{Digest, Sha256};
 
-/// The default `max_attempts` of a new account.
-pub const DEFAULT_MAX_ATTEMPTS: u32 = 3;
-/// The name of the account requests run under with `--no-auth`.
-pub const LOCAL_ACCOUNT: &str = "local";
-
-/// A store failure.
-#[derive(Debug)]
-pub enum StoreError {
-    /// No account has that name.
-    NoSuchAccount(String),
-    /// An account with that name exists already.
-    AccountExists(String),
-    /// A setting out of range.
-    Invalid(String),
-    /// The database failed.
-    Database(String),
-}
-
-impl fmt::Display for StoreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StoreError::NoSuchAccount(n) => write!(f, "no account named {n:?}"),
-            StoreError::AccountExists(n) => write!(f, "an account named {n:?} exists already"),
-            StoreError::Invalid(why) => f.write_str(why),
-            StoreError::Database(why) => write!(f, "database error: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for StoreError {}
+use super::{
+    check_max_attempts, check_name, constant_time_eq, day_of, generate_key, hash_key, key_prefix,
+    now, signed, unsigned, usage_row, wait_ms, Account, AccountPatch, ApiKey, NewToolCall,
+    RateStep, RequestRecord, Store, StoreError, ToolCallRecord, UsageRow, ACCOUNT_COLUMNS,
+    DEFAULT_MAX_ATTEMPTS, TOOL_CALL_COLUMNS,
+};
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
@@ -53,123 +20,10 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
-/// An account: who a request runs as, and its healing defaults.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Account {
-    pub id: i64,
-    pub name: String,
-    /// Heal every request that asks for `response_format` `json_schema`.
-    pub auto_heal: bool,
-    /// `max_attempts` when the request does not say.
-    pub max_attempts: u32,
-    /// The first characters of the current key, for telling keys apart in listings.
-    pub key_prefix: Option<String>,
-    /// Seconds since the Unix epoch.
-    pub created_at: i64,
-}
-
-/// Changes to an account's settings; `None` leaves a setting as it is.
-#[derive(Debug, Clone, Default)]
-pub struct AccountPatch {
-    pub auto_heal: Option<bool>,
-    pub max_attempts: Option<u32>,
-}
-
-/// A newly made API key, shown once; only its hash is stored.
-#[derive(Clone, PartialEq, Eq)]
-pub struct ApiKey(pub String);
-
-impl fmt::Debug for ApiKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("ApiKey(<redacted>)")
-    }
-}
-
-/// One line of the request log.
-#[derive(Debug, Clone)]
-pub struct RequestRecord {
-    pub request_id: String,
-    pub account_id: Option<i64>,
-    pub model: String,
-    pub stream: bool,
-    pub healing: bool,
-    pub attempts: u32,
-    /// `valid`, `healed`, `failed`, `passthrough`, `error`.
-    pub outcome: String,
-    pub prompt_tokens: u64,
-    pub completion_tokens: u64,
-    pub total_tokens: u64,
-    pub latency_ms: u64,
-}
-
-/// A tool call about to be recorded.
-#[derive(Debug, Clone)]
-pub struct NewToolCall {
-    pub request_id: String,
-    pub account_id: i64,
-    /// The upstream's `tool_calls[].id`.
-    pub call_id: Option<String>,
-    pub tool_name: String,
-    /// The arguments exactly as the model sent them.
-    pub raw_arguments: String,
-    /// The normalised arguments as `tool_input::encode` stores them.
-    pub input: String,
-    /// How the arguments were normalised.
-    pub strategy: String,
-}
-
-/// A stored tool call.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolCallRecord {
-    pub id: i64,
-    pub request_id: String,
-    pub account_id: i64,
-    pub call_id: Option<String>,
-    pub tool_name: String,
-    pub raw_arguments: String,
-    pub input: String,
-    pub strategy: String,
-    pub created_at: i64,
-}
-
-/// The repository layer. Every method is synchronous; call it off the async runtime.
-pub trait Store: Send + Sync + 'static {
-    /// Create an account and its first key.
-    fn create_account(
-        &self,
-        name: &str,
-        auto_heal: bool,
-        max_attempts: u32,
-    ) -> Result<(Account, ApiKey), StoreError>;
-    /// The account called `name`, creating it (without a key) if missing.
-    fn ensure_account(&self, name: &str) -> Result<Account, StoreError>;
-    /// All accounts, by name.
-    fn list_accounts(&self) -> Result<Vec<Account>, StoreError>;
-    /// Change an account's settings.
-    fn update_account(&self, name: &str, patch: &AccountPatch) -> Result<Account, StoreError>;
-    /// Replace an account's keys by a new one.
-    fn rotate_key(&self, name: &str) -> Result<ApiKey, StoreError>;
-    /// Delete an account, its keys and its tool calls.
-    fn delete_account(&self, name: &str) -> Result<(), StoreError>;
-    /// The account an API key belongs to.
-    fn authenticate(&self, key: &str) -> Result<Option<Account>, StoreError>;
-    /// Append request-log lines (one transaction).
-    fn record_requests(&self, records: &[RequestRecord]) -> Result<(), StoreError>;
-    /// Record tool calls (one transaction); returns their ids.
-    fn record_tool_calls(&self, calls: &[NewToolCall]) -> Result<Vec<i64>, StoreError>;
-    /// An account's tool calls, newest first.
-    fn tool_calls(&self, account_id: i64, limit: u32) -> Result<Vec<ToolCallRecord>, StoreError>;
-    /// One of an account's tool calls (another account's id is `None`).
-    fn tool_call(&self, account_id: i64, id: i64) -> Result<Option<ToolCallRecord>, StoreError>;
-    /// How many request-log lines there are (for checks and tests).
-    fn request_count(&self) -> Result<u64, StoreError>;
-    /// Check that the database answers.
-    fn ping(&self) -> Result<(), StoreError>;
-}
-
 /// Numbered migrations; each runs once, in its own transaction, recorded in
-/// `schema_migrations`.
-const MIGRATIONS: &[&str] = &["CREATE TABLE accounts (
+/// `schema_migrations`. Never edit one that has shipped: add the next.
+const MIGRATIONS: &[&str] = &[
+    "CREATE TABLE accounts (
         id INTEGER PRIMARY KEY,
         name TEXT NOT NULL UNIQUE,
         auto_heal INTEGER NOT NULL DEFAULT 0,
@@ -211,7 +65,24 @@ const MIGRATIONS: &[&str] = &["CREATE TABLE accounts (
         strategy TEXT NOT NULL,
         created_at INTEGER NOT NULL
     );
-    CREATE INDEX tool_calls_account ON tool_calls(account_id, id);"];
+    CREATE INDEX tool_calls_account ON tool_calls(account_id, id);",
+    // Usage and limits. A request logged before this has status 0 (unknown).
+    "ALTER TABLE accounts ADD COLUMN rpm INTEGER;
+    ALTER TABLE accounts ADD COLUMN tokens_per_day INTEGER;
+    ALTER TABLE requests ADD COLUMN status INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE requests ADD COLUMN repaired INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX requests_account_time ON requests(account_id, created_at);
+    CREATE TABLE rate_state (
+        account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+        tat_ms INTEGER NOT NULL
+    );
+    CREATE TABLE usage_daily (
+        account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        day INTEGER NOT NULL,
+        tokens INTEGER NOT NULL,
+        PRIMARY KEY (account_id, day)
+    );",
+];
 
 /// The embedded SQLite store.
 pub struct SqliteStore {
@@ -268,13 +139,16 @@ impl SqliteStore {
 }
 
 fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
-    conn.execute_batch(
+    // IMMEDIATE takes the write lock first, so two processes opening a new file at once
+    // cannot both run a migration.
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    tx.execute_batch(
         "CREATE TABLE IF NOT EXISTS schema_migrations (
             version INTEGER PRIMARY KEY,
             applied_at INTEGER NOT NULL
         )",
     )?;
-    let done: i64 = conn.query_row(
+    let done: i64 = tx.query_row(
         "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
         [],
         |r| r.get(0),
@@ -284,89 +158,28 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
         if version <= done {
             continue;
         }
-        let tx = conn.transaction()?;
         tx.execute_batch(sql)?;
         tx.execute(
             "INSERT INTO schema_migrations (version, applied_at) VALUES (?1, ?2)",
             params![version, now()],
         )?;
-        tx.commit()?;
     }
+    tx.commit()?;
     Ok(())
 }
-
-fn now() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
-}
-
-/// Make a new key: `jh_` and 64 hex digits of 32 random bytes.
-pub fn generate_key() -> Result<ApiKey, StoreError> {
-    let mut bytes = [0u8; 32];
-    getrandom::getrandom(&mut bytes)
-        .map_err(|e| StoreError::Database(format!("no randomness for a key: {e}")))?;
-    Ok(ApiKey(format!("jh_{}", hex(&bytes))))
-}
-
-/// SHA-256 of a key, as stored.
-pub fn hash_key(key: &str) -> [u8; 32] {
-    Sha256::digest(key.as_bytes()).into()
-}
-
-/// Lowercase hex.
-pub fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        s.push(DIGITS[usize::from(b >> 4)] as char);
-        s.push(DIGITS[usize::from(b & 15)] as char);
-    }
-    s
-}
-
-/// Compare two byte strings in time that depends only on their lengths.
-pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
-fn check_max_attempts(n: u32) -> Result<(), StoreError> {
-    if (1..=10).contains(&n) {
-        Ok(())
-    } else {
-        Err(StoreError::Invalid(format!(
-            "max_attempts must be between 1 and 10, not {n}"
-        )))
-    }
-}
-
-fn check_name(name: &str) -> Result<(), StoreError> {
-    if name.is_empty() || name.len() > 200 || name.chars().any(char::is_control) {
-        return Err(StoreError::Invalid(format!(
-            "account name {name:?} must be 1 to 200 characters without control characters"
-        )));
-    }
-    Ok(())
-}
-
-const ACCOUNT_COLUMNS: &str = "a.id, a.name, a.auto_heal, a.max_attempts, a.created_at,
-    (SELECT key_prefix FROM api_keys k WHERE k.account_id = a.id ORDER BY k.id DESC LIMIT 1)";
-
-const ACCOUNT_BY_ID: &str = "SELECT a.id, a.name, a.auto_heal, a.max_attempts, a.created_at,
-    (SELECT key_prefix FROM api_keys k WHERE k.account_id = a.id ORDER BY k.id DESC LIMIT 1)
-    FROM accounts a WHERE a.id = ?1";
 
 fn account_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Account> {
+    let tokens: Option<i64> = r.get(5)?;
     Ok(Account {
         id: r.get(0)?,
         name: r.get(1)?,
         auto_heal: r.get(2)?,
         max_attempts: r.get(3)?,
-        created_at: r.get(4)?,
-        key_prefix: r.get(5)?,
+        rpm: r.get(4)?,
+        // Written from a u64 checked to fit; a negative value cannot be stored.
+        tokens_per_day: tokens.map(|n| n.max(0).unsigned_abs()),
+        created_at: r.get(6)?,
+        key_prefix: r.get(7)?,
     })
 }
 
@@ -382,10 +195,9 @@ fn account_by_name(tx: &Connection, name: &str) -> Result<Option<Account>, Store
 
 fn insert_key(tx: &Transaction<'_>, account_id: i64) -> Result<ApiKey, StoreError> {
     let key = generate_key()?;
-    let prefix: String = key.0.chars().take(11).collect();
     tx.execute(
         "INSERT INTO api_keys (account_id, key_hash, key_prefix, created_at) VALUES (?1, ?2, ?3, ?4)",
-        params![account_id, hash_key(&key.0).as_slice(), prefix, now()],
+        params![account_id, hash_key(&key.0).as_slice(), key_prefix(&key), now()],
     )?;
     Ok(key)
 }
@@ -403,9 +215,6 @@ fn tool_call_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ToolCallRecord> {
         created_at: r.get(8)?,
     })
 }
-
-const TOOL_CALL_COLUMNS: &str = "id, request_id, account_id, call_id, tool_name, raw_arguments, \
-                                 input, strategy, created_at";
 
 impl Store for SqliteStore {
     fn create_account(
@@ -450,6 +259,11 @@ impl Store for SqliteStore {
         Ok(account)
     }
 
+    fn account(&self, name: &str) -> Result<Account, StoreError> {
+        account_by_name(&self.reader(), name)?
+            .ok_or_else(|| StoreError::NoSuchAccount(name.to_owned()))
+    }
+
     fn list_accounts(&self) -> Result<Vec<Account>, StoreError> {
         let conn = self.reader();
         let mut stmt = conn.prepare(&format!(
@@ -460,18 +274,19 @@ impl Store for SqliteStore {
     }
 
     fn update_account(&self, name: &str, patch: &AccountPatch) -> Result<Account, StoreError> {
-        if let Some(n) = patch.max_attempts {
-            check_max_attempts(n)?;
-        }
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         let account = account_by_name(&tx, name)?
             .ok_or_else(|| StoreError::NoSuchAccount(name.to_owned()))?;
+        let new = patch.apply(&account)?;
         tx.execute(
-            "UPDATE accounts SET auto_heal = ?1, max_attempts = ?2 WHERE id = ?3",
+            "UPDATE accounts SET auto_heal = ?1, max_attempts = ?2, rpm = ?3, tokens_per_day = ?4
+             WHERE id = ?5",
             params![
-                patch.auto_heal.unwrap_or(account.auto_heal),
-                patch.max_attempts.unwrap_or(account.max_attempts),
+                new.auto_heal,
+                new.max_attempts,
+                new.rpm,
+                new.tokens_per_day.map(signed),
                 account.id
             ],
         )?;
@@ -517,7 +332,9 @@ impl Store for SqliteStore {
         if !constant_time_eq(&stored, &hash) {
             return Ok(None);
         }
-        let mut stmt = conn.prepare_cached(ACCOUNT_BY_ID)?;
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = ?1"
+        ))?;
         let account = stmt.query_row([account_id], account_row).optional()?;
         Ok(account)
     }
@@ -526,14 +343,22 @@ impl Store for SqliteStore {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         {
-            let mut stmt = tx.prepare_cached(
+            // An account deleted while its request ran: the line is kept without it.
+            let mut line = tx.prepare_cached(
                 "INSERT INTO requests (request_id, account_id, model, stream, healing, attempts,
-                    outcome, prompt_tokens, completion_tokens, total_tokens, latency_ms, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                    outcome, status, repaired, prompt_tokens, completion_tokens, total_tokens,
+                    latency_ms, created_at)
+                 VALUES (?1, (SELECT id FROM accounts WHERE id = ?2), ?3, ?4, ?5, ?6, ?7, ?8, ?9,
+                    ?10, ?11, ?12, ?13, ?14)",
+            )?;
+            let mut daily = tx.prepare_cached(
+                "INSERT INTO usage_daily (account_id, day, tokens)
+                 SELECT id, ?2, ?3 FROM accounts WHERE id = ?1
+                 ON CONFLICT (account_id, day) DO UPDATE SET tokens = tokens + excluded.tokens",
             )?;
             let at = now();
             for r in records {
-                stmt.execute(params![
+                line.execute(params![
                     r.request_id,
                     r.account_id,
                     r.model,
@@ -541,16 +366,83 @@ impl Store for SqliteStore {
                     r.healing,
                     r.attempts,
                     r.outcome,
-                    r.prompt_tokens as i64,
-                    r.completion_tokens as i64,
-                    r.total_tokens as i64,
-                    r.latency_ms as i64,
+                    r.status,
+                    r.repaired,
+                    signed(r.prompt_tokens),
+                    signed(r.completion_tokens),
+                    signed(r.total_tokens),
+                    signed(r.latency_ms),
                     at
                 ])?;
+                if let Some(account) = r.account_id {
+                    daily.execute(params![account, day_of(at), signed(r.total_tokens)])?;
+                }
             }
         }
         tx.commit()?;
         Ok(())
+    }
+
+    fn usage(&self, account_id: i64, since: i64) -> Result<Vec<UsageRow>, StoreError> {
+        let conn = self.reader();
+        let mut stmt = conn.prepare_cached(
+            "SELECT model, COUNT(*), SUM(status >= 400), SUM(repaired != 0), SUM(attempts),
+                SUM(prompt_tokens), SUM(completion_tokens), SUM(total_tokens)
+             FROM requests WHERE account_id = ?1 AND created_at >= ?2
+             GROUP BY model ORDER BY model",
+        )?;
+        let rows = stmt.query_map(params![account_id, since], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                [
+                    r.get::<_, i64>(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                    r.get(7)?,
+                ],
+            ))
+        })?;
+        rows.map(|row| {
+            let (model, n) = row?;
+            usage_row(model, n)
+        })
+        .collect()
+    }
+
+    fn tokens_on_day(&self, account_id: i64, day: i64) -> Result<u64, StoreError> {
+        let conn = self.reader();
+        let n: Option<i64> = conn
+            .prepare_cached("SELECT tokens FROM usage_daily WHERE account_id = ?1 AND day = ?2")?
+            .query_row(params![account_id, day], |r| r.get(0))
+            .optional()?;
+        unsigned(n.unwrap_or(0), "a daily token count")
+    }
+
+    fn take_rate(&self, account_id: i64, step: RateStep) -> Result<Option<u64>, StoreError> {
+        let conn = self.conn();
+        // One statement, so the check and the step are atomic.
+        let admitted: Option<i64> = conn
+            .prepare_cached(
+                "INSERT INTO rate_state (account_id, tat_ms) VALUES (?1, ?2 + ?3)
+                 ON CONFLICT (account_id) DO UPDATE SET tat_ms = MAX(tat_ms, ?2) + ?3
+                    WHERE tat_ms - ?4 <= ?2
+                 RETURNING tat_ms",
+            )?
+            .query_row(
+                params![account_id, step.now_ms, step.interval_ms, step.tolerance_ms],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if admitted.is_some() {
+            return Ok(None);
+        }
+        let tat: i64 = conn
+            .prepare_cached("SELECT tat_ms FROM rate_state WHERE account_id = ?1")?
+            .query_row([account_id], |r| r.get(0))?;
+        Ok(Some(wait_ms(tat, step)))
     }
 
     fn record_tool_calls(&self, calls: &[NewToolCall]) -> Result<Vec<i64>, StoreError> {
@@ -607,7 +499,7 @@ impl Store for SqliteStore {
     fn request_count(&self) -> Result<u64, StoreError> {
         let conn = self.reader();
         let n: i64 = conn.query_row("SELECT COUNT(*) FROM requests", [], |r| r.get(0))?;
-        Ok(n as u64)
+        unsigned(n, "the request count")
     }
 
     fn ping(&self) -> Result<(), StoreError> {
@@ -615,124 +507,8 @@ impl Store for SqliteStore {
         conn.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?;
         Ok(())
     }
-}
 
-#[cfg(test)]
-#[allow(clippy::unwrap_used)]
-mod tests {
-    use super::*;
-
-    fn store() -> SqliteStore {
-        SqliteStore::open(":memory:").expect("opens")
-    }
-
-    #[test]
-    fn accounts_keys_and_settings() {
-        let s = store();
-        let (a, key) = s.create_account("alice", true, 5).expect("creates");
-        assert!(key.0.starts_with("jh_") && key.0.len() == 67, "{}", key.0);
-        assert!(a.auto_heal && a.max_attempts == 5);
-        assert_eq!(a.key_prefix.as_deref(), Some(&key.0[..11]));
-        assert!(matches!(
-            s.create_account("alice", false, 3),
-            Err(StoreError::AccountExists(_))
-        ));
-        assert!(matches!(
-            s.create_account("bob", false, 11),
-            Err(StoreError::Invalid(_))
-        ));
-        assert_eq!(
-            s.authenticate(&key.0).expect("auth").map(|a| a.id),
-            Some(a.id)
-        );
-        assert_eq!(s.authenticate("jh_wrong").expect("auth"), None);
-
-        let new_key = s.rotate_key("alice").expect("rotates");
-        assert_ne!(new_key, key);
-        assert_eq!(s.authenticate(&key.0).expect("auth"), None);
-        assert!(s.authenticate(&new_key.0).expect("auth").is_some());
-
-        let a = s
-            .update_account(
-                "alice",
-                &AccountPatch {
-                    auto_heal: Some(false),
-                    max_attempts: None,
-                },
-            )
-            .expect("updates");
-        assert!(!a.auto_heal && a.max_attempts == 5);
-        assert!(matches!(
-            s.update_account("nobody", &AccountPatch::default()),
-            Err(StoreError::NoSuchAccount(_))
-        ));
-        s.delete_account("alice").expect("deletes");
-        assert_eq!(s.authenticate(&new_key.0).expect("auth"), None);
-        assert!(s.list_accounts().expect("lists").is_empty());
-    }
-
-    #[test]
-    fn tool_calls_belong_to_one_account() {
-        let s = store();
-        let (a, _) = s.create_account("a", false, 3).expect("creates");
-        let (b, _) = s.create_account("b", false, 3).expect("creates");
-        let call = |account_id| NewToolCall {
-            request_id: "req_1".to_owned(),
-            account_id,
-            call_id: Some("call_1".to_owned()),
-            tool_name: "read".to_owned(),
-            raw_arguments: "{file: 'x'}".to_owned(),
-            input: r#"{"file":"x"}"#.to_owned(),
-            strategy: "repaired".to_owned(),
-        };
-        let ids = s
-            .record_tool_calls(&[call(a.id), call(a.id)])
-            .expect("records");
-        let idb = s.record_tool_calls(&[call(b.id)]).expect("records")[0];
-        assert_eq!(s.tool_calls(a.id, 100).expect("lists").len(), 2);
-        assert!(s.tool_call(a.id, ids[0]).expect("gets").is_some());
-        assert!(s.tool_call(a.id, idb).expect("gets").is_none());
-        s.delete_account("b").expect("deletes");
-        assert!(s.tool_calls(b.id, 100).expect("lists").is_empty());
-    }
-
-    #[test]
-    fn migrations_run_once_and_data_survives_reopen() {
-        let dir = std::env::temp_dir().join(format!("jsonheal-store-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
-        let path = dir.join("t.db");
-        let _ = std::fs::remove_file(&path);
-        let url = format!("sqlite://{}", path.display());
-        let key = {
-            let s = SqliteStore::open(&url).expect("opens");
-            s.create_account("a", false, 3).expect("creates").1
-        };
-        let s = SqliteStore::open(&url).expect("reopens");
-        assert!(s.authenticate(&key.0).expect("auth").is_some());
-        s.record_requests(&[RequestRecord {
-            request_id: "r".into(),
-            account_id: None,
-            model: "m".into(),
-            stream: false,
-            healing: true,
-            attempts: 2,
-            outcome: "healed".into(),
-            prompt_tokens: 1,
-            completion_tokens: 2,
-            total_tokens: 3,
-            latency_ms: 4,
-        }])
-        .expect("logs");
-        assert_eq!(s.request_count().expect("counts"), 1);
-        drop(s);
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn constant_time_eq_compares() {
-        assert!(constant_time_eq(b"abc", b"abc"));
-        assert!(!constant_time_eq(b"abc", b"abd"));
-        assert!(!constant_time_eq(b"abc", b"ab"));
-        assert_eq!(hex(&[0, 255, 16]), "00ff10");
+    fn is_embedded(&self) -> bool {
+        true
     }
 }
