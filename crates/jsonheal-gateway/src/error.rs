@@ -40,6 +40,13 @@ pub enum ApiError {
     GatewayTimeout(String),
     /// 503: every attempt failed to give a valid answer.
     HealingFailed { no_retry: bool },
+    /// 429: an account limit (`kind` is `requests` or `tokens`); retry after that many
+    /// seconds.
+    RateLimited {
+        kind: &'static str,
+        message: String,
+        retry_after: u64,
+    },
     /// 500: a bug or a database failure.
     Internal(String),
 }
@@ -65,6 +72,7 @@ impl ApiError {
             ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
             ApiError::GatewayTimeout(_) => StatusCode::GATEWAY_TIMEOUT,
             ApiError::HealingFailed { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -122,6 +130,10 @@ impl ApiError {
                 None,
                 Some("service_unavailable"),
             ),
+            // OpenAI's shape: the type names what ran out.
+            ApiError::RateLimited { kind, message, .. } => {
+                (message.clone(), kind, None, Some("rate_limit_exceeded"))
+            }
             ApiError::Internal(m) => (m.clone(), "server_error", None, Some("internal_error")),
         };
         json!({"message": message, "type": kind, "param": param, "code": code})
@@ -139,6 +151,7 @@ impl ApiError {
             ApiError::BadGateway(_) => "bad_gateway",
             ApiError::GatewayTimeout(_) => "gateway_timeout",
             ApiError::HealingFailed { .. } => "healing_failed",
+            ApiError::RateLimited { .. } => "rate_limited",
             ApiError::Internal(_) => "internal",
         }
     }
@@ -181,6 +194,9 @@ impl IntoResponse for ApiError {
                     header::CONTENT_TYPE,
                     HeaderValue::from_static("application/json"),
                 );
+                if let ApiError::RateLimited { retry_after, .. } = &other {
+                    headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
+                }
                 if let ApiError::HealingFailed { no_retry } = other {
                     headers.insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
                     if no_retry {

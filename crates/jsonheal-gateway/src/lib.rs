@@ -21,6 +21,7 @@ mod chat;
 pub mod config;
 pub mod error;
 pub mod healing;
+pub mod limits;
 pub mod metrics;
 pub mod request;
 mod routes;

@@ -319,6 +319,8 @@ mod tests {
             name: "a".into(),
             auto_heal,
             max_attempts: 3,
+            rpm: None,
+            tokens_per_day: None,
             key_prefix: None,
             created_at: 0,
         }
