@@ -15,10 +15,9 @@ use r2d2_postgres::r2d2::{Pool, PooledConnection};
 use r2d2_postgres::PostgresConnectionManager;
 
 use super::{
-    constant_time_eq, day_of, generate_key, hash_key, key_prefix, now, redact_url, signed,
-    unsigned, usage_row, wait_ms, Account, AccountPatch, ApiKey, NewToolCall, RateStep,
-    RequestRecord, Store, StoreError, ToolCallRecord, UsageRow, ACCOUNT_COLUMNS,
-    DEFAULT_MAX_ATTEMPTS, TOOL_CALL_COLUMNS,
+    constant_time_eq, day_of, generate_key, hash_key, key_prefix, now, signed, unsigned, usage_row,
+    wait_ms, Account, AccountPatch, ApiKey, NewToolCall, RateStep, RequestRecord, Store,
+    StoreError, ToolCallRecord, UsageRow, ACCOUNT_COLUMNS, DEFAULT_MAX_ATTEMPTS, TOOL_CALL_COLUMNS,
 };
 
 /// Connections per gateway process; requests past this wait for one (up to
@@ -113,9 +112,15 @@ impl PostgresStore {
     /// Connect to the database at `url` (`postgres://user[:password]@host[:port]/database`)
     /// and run pending migrations. Blocks: call it off the async runtime.
     pub fn open(url: &str) -> Result<PostgresStore, StoreError> {
-        let config: postgres::Config = url.parse().map_err(|e| {
-            StoreError::Invalid(format!("invalid PostgreSQL URL {}: {e}", redact_url(url)))
+        // The caller names the (redacted) URL in its own message.
+        let config: postgres::Config = url.parse().map_err(|e: postgres::Error| {
+            StoreError::Invalid(format!("invalid PostgreSQL URL: {}", error_chain(&e)))
         })?;
+        // One connection first, for a prompt and precise error (the pool retries until its
+        // timeout and reports only "error connecting to server").
+        config
+            .connect(NoTls)
+            .map_err(|e| StoreError::Database(format!("cannot connect: {}", error_chain(&e))))?;
         let pool = Pool::builder()
             .max_size(POOL_SIZE)
             .min_idle(Some(1))
@@ -123,9 +128,7 @@ impl PostgresStore {
             // Logged through `tracing` by the error handler below rather than printed.
             .error_handler(Box::new(LogErrors))
             .build(PostgresConnectionManager::new(config, NoTls))
-            .map_err(|e| {
-                StoreError::Database(format!("cannot connect to {}: {e}", redact_url(url)))
-            })?;
+            .map_err(|e| StoreError::Database(format!("cannot connect: {e}")))?;
         let store = PostgresStore { pool };
         store.migrate()?;
         Ok(store)
@@ -167,6 +170,18 @@ impl PostgresStore {
         tx.commit()?;
         Ok(())
     }
+}
+
+/// An error and its causes, `: `-separated.
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
 }
 
 #[derive(Debug)]
