@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use postgres::error::SqlState;
+use postgres::types::Type;
 use postgres::{GenericClient, NoTls, Row};
 use r2d2_postgres::r2d2::{Pool, PooledConnection};
 use r2d2_postgres::PostgresConnectionManager;
@@ -356,14 +357,19 @@ impl Store for PostgresStore {
 
     fn authenticate(&self, key: &str) -> Result<Option<Account>, StoreError> {
         let hash = hash_key(key);
-        // One round trip: the key's row and its account together.
-        let row = self.conn()?.query_opt(
-            &format!(
-                "SELECT {ACCOUNT_COLUMNS}, ak.key_hash FROM api_keys ak
-                 JOIN accounts a ON a.id = ak.account_id WHERE ak.key_hash = $1"
-            ),
-            &[&hash.as_slice()],
-        )?;
+        // One round trip: the key's row and its account together, as an unnamed statement
+        // with its parameter type given (no separate prepare).
+        let row = self
+            .conn()?
+            .query_typed(
+                &format!(
+                    "SELECT {ACCOUNT_COLUMNS}, ak.key_hash FROM api_keys ak
+                     JOIN accounts a ON a.id = ak.account_id WHERE ak.key_hash = $1"
+                ),
+                &[(&hash.as_slice(), Type::BYTEA)],
+            )?
+            .into_iter()
+            .next();
         let Some(row) = row else {
             return Ok(None);
         };
