@@ -4,6 +4,8 @@
 //! starting both together migrates the database once.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 #[path = "../../jsonheal-gateway/tests/pg/mod.rs"]
 mod pg;
 
@@ -16,19 +18,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{json, Value};
 
-fn jsonheal() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_jsonheal"));
-    // The tests must not pick up a developer's configuration.
-    for var in [
-        "JSONHEAL_CONFIG",
-        "JSONHEAL_DATABASE",
-        "JSONHEAL_DB",
-        "JSONHEAL_UPSTREAM",
-    ] {
-        c.env_remove(var);
-    }
-    c
-}
+use common::command as jsonheal;
 
 /// `jsonheal accounts --db URL ARGS`: its stdout, or a panic with its stderr.
 fn accounts(db: &str, args: &[&str]) -> String {
