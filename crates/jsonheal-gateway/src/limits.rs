@@ -11,8 +11,36 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+
+use crate::auth::Caller;
 use crate::error::ApiError;
+use crate::state::AppState;
 use crate::store::{day_of, Account, RateStep, Store, StoreError};
+
+/// The account of a request that its limits admit: a [`Caller`] whose request per minute
+/// has been taken and whose tokens for the day are not used up. Refused with a 429.
+#[derive(Debug, Clone)]
+pub struct Admitted(pub Account);
+
+impl FromRequestParts<AppState> for Admitted {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Admitted, ApiError> {
+        let Caller(account) = Caller::from_request_parts(parts, state).await?;
+        if !any(&account) {
+            return Ok(Admitted(account));
+        }
+        let now = SystemTime::now();
+        let checked = account.clone();
+        // Off the runtime even for SQLite: taking from the rate is a write.
+        state
+            .blocking(move |s| Ok(admit(s, &checked, now)))
+            .await??;
+        Ok(Admitted(account))
+    }
+}
 
 /// Whether `account` has any limit (if not, [`admit`] has nothing to do).
 pub fn any(account: &Account) -> bool {
