@@ -140,8 +140,8 @@ mod tests {
         let e = admit(&s, &a, t).unwrap_err();
         assert_eq!(e.status().as_u16(), 429);
         assert_eq!(retry_after(&e), 30);
-        assert_eq!(e.error_object()["code"], "rate_limit_exceeded");
-        assert_eq!(e.error_object()["type"], "requests");
+        assert_eq!(e.error_object(None)["code"], "rate_limit_exceeded");
+        assert_eq!(e.error_object(None)["type"], "requests");
         admit(&s, &a, t + Duration::from_secs(30)).unwrap();
     }
 
@@ -168,7 +168,7 @@ mod tests {
         }])
         .unwrap();
         let e = admit(&s, &a, now).unwrap_err();
-        assert_eq!(e.error_object()["type"], "tokens");
+        assert_eq!(e.error_object(None)["type"], "tokens");
         let secs = now.duration_since(UNIX_EPOCH).unwrap().as_secs();
         assert_eq!(retry_after(&e), 86_400 - secs % 86_400);
     }
