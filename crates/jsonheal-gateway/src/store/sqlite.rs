@@ -512,3 +512,49 @@ impl Store for SqliteStore {
         true
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_from_before_usage_and_limits_is_upgraded_in_place() {
+        let dir = std::env::temp_dir().join(format!("jsonheal-upgrade-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("old.db");
+        let _ = std::fs::remove_file(&path);
+        {
+            // The schema as version 1 shipped it, with an account and a request in it.
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(MIGRATIONS[0]).unwrap();
+            conn.execute_batch(
+                "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY,
+                    applied_at INTEGER NOT NULL);
+                 INSERT INTO schema_migrations VALUES (1, 0);
+                 INSERT INTO accounts (name, auto_heal, max_attempts, created_at)
+                    VALUES ('old', 1, 4, 0);
+                 INSERT INTO requests (request_id, account_id, model, stream, healing, attempts,
+                    outcome, prompt_tokens, completion_tokens, total_tokens, latency_ms,
+                    created_at)
+                    VALUES ('r', 1, 'm', 0, 1, 2, 'healed', 3, 4, 7, 5, 10);",
+            )
+            .unwrap();
+        }
+        let s = SqliteStore::open(&path.display().to_string()).unwrap();
+        let a = s.account("old").unwrap();
+        assert!(a.auto_heal && a.max_attempts == 4);
+        assert_eq!((a.rpm, a.tokens_per_day), (None, None));
+        let usage = s.usage(a.id, 0).unwrap();
+        assert_eq!(usage.len(), 1);
+        assert_eq!((usage[0].requests, usage[0].errors), (1, 0));
+        assert_eq!(usage[0].total_tokens, 7);
+        let versions: i64 = s
+            .reader()
+            .query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(versions, MIGRATIONS.len() as i64);
+        drop(s);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
