@@ -15,6 +15,29 @@ if ! "$python" -c 'import openai' 2>/dev/null; then
         || "$python" -m pip install --quiet --disable-pip-version-check --break-system-packages openai
 fi
 
+# The PostgreSQL store's tests (the store suite on both backends, two gateway replicas on one
+# database) need a server: JSONHEAL_TEST_POSTGRES, by default the one on 127.0.0.1:5432
+# (user postgres, trust authentication), started here if it is installed but stopped. Each
+# test creates its own database and drops it. No server is a failure, not a skip.
+export JSONHEAL_TEST_POSTGRES=${JSONHEAL_TEST_POSTGRES:-postgres://postgres@127.0.0.1:5432}
+pg_up() { psql "$JSONHEAL_TEST_POSTGRES/postgres" -Atqc 'SELECT 1' >/dev/null 2>&1; }
+if ! pg_up; then
+    if command -v pg_ctlcluster >/dev/null && [ -d /etc/postgresql ]; then
+        for version in $(ls /etc/postgresql); do
+            echo "test.sh: starting the PostgreSQL $version cluster"
+            pg_ctlcluster --skip-systemctl-redirect "$version" main start || true
+        done
+        for _ in $(seq 30); do pg_up && break; sleep 1; done
+    fi
+    if ! pg_up; then
+        echo "test.sh: FAILED: no PostgreSQL server answers at $JSONHEAL_TEST_POSTGRES" >&2
+        echo "  start one (e.g. 'pg_ctlcluster 15 main start', or" >&2
+        echo "  'docker run -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres')," >&2
+        echo "  or point JSONHEAL_TEST_POSTGRES at one (postgres://user:password@host:port)" >&2
+        exit 1
+    fi
+fi
+
 # The gateway's Python SDK test (python/test_openai_sdk.py) is driven by a Rust test that
 # starts the gateway, so `cargo test` runs it too; with CI set it fails rather than skip
 # when `openai` cannot be imported.

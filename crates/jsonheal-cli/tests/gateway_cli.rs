@@ -1,25 +1,15 @@
 //! `jsonheal accounts` and `jsonheal serve` as a user runs them.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn jsonheal() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_jsonheal"));
-    // The tests must not pick up a developer's configuration.
-    for var in [
-        "JSONHEAL_CONFIG",
-        "JSONHEAL_DATABASE",
-        "JSONHEAL_DB",
-        "JSONHEAL_UPSTREAM",
-    ] {
-        c.env_remove(var);
-    }
-    c
-}
+use common::command as jsonheal;
 
 fn temp_dir(tag: &str) -> PathBuf {
     let nanos = std::time::SystemTime::now()

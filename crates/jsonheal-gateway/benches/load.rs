@@ -9,6 +9,8 @@
 //! ```text
 //! cargo bench -p jsonheal-gateway --bench load
 //! JSONHEAL_LOAD_REQUESTS=5000 cargo bench -p jsonheal-gateway --bench load
+//! # on PostgreSQL (an existing, preferably empty, database):
+//! JSONHEAL_LOAD_DATABASE=postgres://postgres@127.0.0.1:5432/load cargo bench -p jsonheal-gateway --bench load
 //! ```
 #![allow(clippy::unwrap_used)]
 
@@ -19,7 +21,7 @@ use axum::routing::post;
 use axum::Router;
 use bytes::Bytes;
 use jsonheal_gateway::config::Config;
-use jsonheal_gateway::store::{SqliteStore, Store};
+use jsonheal_gateway::store;
 use jsonheal_gateway::AppState;
 use serde_json::{json, Map, Value};
 use tokio::net::TcpListener;
@@ -200,10 +202,18 @@ async fn run() {
     let dir = std::env::temp_dir().join(format!("jsonheal-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut config = Config::with_upstream(&stub);
-    config.database = dir.join("load.db").display().to_string();
-    let store = Arc::new(SqliteStore::open(&config.database).unwrap());
-    let (_, key) = store.create_account("load", false, 3).unwrap();
-    let (state, writer) = AppState::new(config, store as Arc<dyn Store>).unwrap();
+    config.database = std::env::var("JSONHEAL_LOAD_DATABASE")
+        .unwrap_or_else(|_| dir.join("load.db").display().to_string());
+    println!("database: {}", store::redact_url(&config.database));
+    // Off the runtime: a PostgreSQL store connects and migrates over the network.
+    let ((state, writer), key) = tokio::task::spawn_blocking(move || {
+        let store = store::open(&config.database).unwrap();
+        let name = format!("load-{}", std::process::id());
+        let (_, key) = store.create_account(&name, false, 3).unwrap();
+        (AppState::new(config, store).unwrap(), key)
+    })
+    .await
+    .unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let gw = format!(
         "http://{}/v1/chat/completions",

@@ -78,7 +78,8 @@ pub struct Config {
     pub timeouts: Timeouts,
     /// Largest accepted request body, in bytes.
     pub body_limit: usize,
-    /// The SQLite database file (`sqlite://` prefix accepted), created on first start.
+    /// The database: a SQLite file (`sqlite://` prefix accepted), created on first start, or
+    /// a `postgres://` URL.
     pub database: String,
     /// Whether requests must carry an account's API key.
     pub auth: bool,

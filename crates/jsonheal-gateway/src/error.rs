@@ -1,13 +1,27 @@
 //! The gateway's errors and their OpenAI-shaped HTTP responses, in one place.
+//!
+//! Every error has a short public message for the client and, for upstream and internal
+//! failures, a detail (URLs, HTTP-client error chains, upstream bodies) that only goes to the
+//! log. The request-id middleware ([`finish_response`]) logs an error response with its
+//! detail and puts the request id in the client's message.
 
+use std::sync::Arc;
+
+use axum::body::Body;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use serde_json::{json, Value};
 
+use crate::request_id::RequestId;
+
 /// The message of a healing failure, as OpenRouter words it (clients match on it).
 pub const HEALING_FAILED_MESSAGE: &str =
     "Failed to generate a valid JSON response. Please, try again later.";
+
+/// The `code` of an upstream that refused the gateway's own provider key (401/403): distinct
+/// from `invalid_api_key`, which means the client's gateway key is wrong.
+pub const UPSTREAM_AUTH_CODE: &str = "upstream_auth_failed";
 
 /// Everything a request can fail with.
 #[derive(Debug)]
@@ -25,22 +39,35 @@ pub enum ApiError {
     NotFound(String),
     /// 405: the route exists, the method does not.
     MethodNotAllowed,
-    /// The upstream answered 4xx: its status, body and `Retry-After` go to the client as
-    /// they are.
+    /// The upstream answered 4xx (other than 401/403): its status, body and `Retry-After` go
+    /// to the client as they are; they describe the client's request.
     Upstream {
         status: StatusCode,
         body: Bytes,
         content_type: Option<HeaderValue>,
         retry_after: Option<HeaderValue>,
     },
+    /// 502: the upstream refused the gateway's provider key (it answered 401 or 403).
+    UpstreamAuth {
+        provider: String,
+        status: StatusCode,
+        detail: String,
+    },
     /// 502: the upstream could not be reached, broke the connection, answered 5xx or sent
-    /// something that is not JSON.
-    BadGateway(String),
+    /// something that is not a chat completion.
+    BadGateway { message: String, detail: String },
     /// 504: the upstream did not answer in time.
-    GatewayTimeout(String),
+    GatewayTimeout { message: String, detail: String },
     /// 503: every attempt failed to give a valid answer.
     HealingFailed { no_retry: bool },
-    /// 500: a bug or a database failure.
+    /// 429: an account limit (`kind` is `requests` or `tokens`); retry after that many
+    /// seconds.
+    RateLimited {
+        kind: &'static str,
+        message: String,
+        retry_after: u64,
+    },
+    /// 500: a bug or a database failure; the text is for the log only.
     Internal(String),
 }
 
@@ -53,6 +80,14 @@ impl ApiError {
         }
     }
 
+    /// A 502 with a public `message` and a `detail` for the log.
+    pub fn bad_gateway(message: impl Into<String>, detail: impl Into<String>) -> ApiError {
+        ApiError::BadGateway {
+            message: message.into(),
+            detail: detail.into(),
+        }
+    }
+
     /// The HTTP status.
     pub fn status(&self) -> StatusCode {
         match self {
@@ -62,15 +97,33 @@ impl ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Upstream { status, .. } => *status,
-            ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
-            ApiError::GatewayTimeout(_) => StatusCode::GATEWAY_TIMEOUT,
+            ApiError::UpstreamAuth { .. } | ApiError::BadGateway { .. } => StatusCode::BAD_GATEWAY,
+            ApiError::GatewayTimeout { .. } => StatusCode::GATEWAY_TIMEOUT,
             ApiError::HealingFailed { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
-    /// The `error` object of OpenAI's error shape (`{message, type, param, code}`).
-    pub fn error_object(&self) -> Value {
+    /// What only the log sees: upstream URLs, error chains and bodies, database errors.
+    pub fn detail(&self) -> Option<&str> {
+        match self {
+            ApiError::UpstreamAuth { detail, .. }
+            | ApiError::BadGateway { detail, .. }
+            | ApiError::GatewayTimeout { detail, .. } => Some(detail),
+            ApiError::Internal(detail) => Some(detail),
+            _ => None,
+        }
+    }
+
+    /// The `error` object of OpenAI's error shape (`{message, type, param, code}`). Errors
+    /// the client cannot fix itself name the request id, so a report can be matched to the
+    /// gateway's log.
+    pub fn error_object(&self, request_id: Option<&RequestId>) -> Value {
+        let with_id = |m: String| match request_id {
+            Some(id) => format!("{m} (request id {id})"),
+            None => m,
+        };
         let (message, kind, param, code): (String, &str, Option<&str>, Option<&str>) = match self {
             ApiError::InvalidRequest { message, param } => (
                 message.clone(),
@@ -112,17 +165,46 @@ impl ApiError {
                     Some("upstream_error"),
                 )
             }
-            ApiError::BadGateway(m) => (m.clone(), "upstream_error", None, Some("bad_gateway")),
-            ApiError::GatewayTimeout(m) => {
-                (m.clone(), "upstream_error", None, Some("gateway_timeout"))
-            }
+            ApiError::UpstreamAuth {
+                provider, status, ..
+            } => (
+                with_id(format!(
+                    "the upstream provider {provider:?} refused the gateway's credentials \
+                     (HTTP {}); the gateway's provider API key is missing or wrong",
+                    status.as_u16()
+                )),
+                "upstream_error",
+                None,
+                Some(UPSTREAM_AUTH_CODE),
+            ),
+            ApiError::BadGateway { message, .. } => (
+                with_id(message.clone()),
+                "upstream_error",
+                None,
+                Some("bad_gateway"),
+            ),
+            ApiError::GatewayTimeout { message, .. } => (
+                with_id(message.clone()),
+                "upstream_error",
+                None,
+                Some("gateway_timeout"),
+            ),
             ApiError::HealingFailed { .. } => (
                 HEALING_FAILED_MESSAGE.to_owned(),
                 "service_unavailable",
                 None,
                 Some("service_unavailable"),
             ),
-            ApiError::Internal(m) => (m.clone(), "server_error", None, Some("internal_error")),
+            // OpenAI's shape: the type names what ran out.
+            ApiError::RateLimited { kind, message, .. } => {
+                (message.clone(), kind, None, Some("rate_limit_exceeded"))
+            }
+            ApiError::Internal(_) => (
+                with_id("the gateway failed to handle the request".to_owned()),
+                "server_error",
+                None,
+                Some("internal_error"),
+            ),
         };
         json!({"message": message, "type": kind, "param": param, "code": code})
     }
@@ -136,23 +218,52 @@ impl ApiError {
             ApiError::NotFound(_) => "not_found",
             ApiError::MethodNotAllowed => "method_not_allowed",
             ApiError::Upstream { .. } => "upstream_status",
-            ApiError::BadGateway(_) => "bad_gateway",
-            ApiError::GatewayTimeout(_) => "gateway_timeout",
+            ApiError::UpstreamAuth { .. } => "upstream_auth",
+            ApiError::BadGateway { .. } => "bad_gateway",
+            ApiError::GatewayTimeout { .. } => "gateway_timeout",
             ApiError::HealingFailed { .. } => "healing_failed",
+            ApiError::RateLimited { .. } => "rate_limited",
             ApiError::Internal(_) => "internal",
+        }
+    }
+
+    /// Log this error of request `id`: server-side failures as errors with their detail,
+    /// refusals as warnings.
+    pub fn log(&self, id: &RequestId) {
+        let status = self.status().as_u16();
+        let message = self.error_object(None);
+        let message = message.get("message").and_then(Value::as_str).unwrap_or("");
+        let detail = self.detail().unwrap_or("");
+        if self.status().is_server_error() {
+            tracing::error!(request_id = %id, status, label = self.label(), detail, "{message}");
+        } else {
+            tracing::warn!(request_id = %id, status, label = self.label(), "{message}");
+        }
+    }
+
+    /// The body the client gets (an upstream 4xx's own body is passed through).
+    fn body(&self, request_id: Option<&RequestId>) -> Bytes {
+        match self {
+            ApiError::Upstream { body, .. } => body.clone(),
+            other => Bytes::from(json!({"error": other.error_object(request_id)}).to_string()),
         }
     }
 }
 
 impl std::fmt::Display for ApiError {
+    /// The public message, then the detail: for logs, never for clients.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let obj = self.error_object();
+        let obj = self.error_object(None);
         write!(
             f,
             "{} {}",
             self.status().as_u16(),
             obj.get("message").and_then(Value::as_str).unwrap_or("")
-        )
+        )?;
+        match self.detail() {
+            Some(d) => write!(f, " ({d})"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -160,37 +271,55 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
         let mut headers = HeaderMap::new();
-        let body = match self {
+        match &self {
             ApiError::Upstream {
-                body,
                 content_type,
                 retry_after,
                 ..
             } => {
                 headers.insert(
                     header::CONTENT_TYPE,
-                    content_type.unwrap_or(HeaderValue::from_static("application/json")),
+                    content_type
+                        .clone()
+                        .unwrap_or(HeaderValue::from_static("application/json")),
                 );
                 if let Some(ra) = retry_after {
-                    headers.insert(header::RETRY_AFTER, ra);
+                    headers.insert(header::RETRY_AFTER, ra.clone());
                 }
-                body
             }
             other => {
                 headers.insert(
                     header::CONTENT_TYPE,
                     HeaderValue::from_static("application/json"),
                 );
+                if let ApiError::RateLimited { retry_after, .. } = other {
+                    headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
+                }
                 if let ApiError::HealingFailed { no_retry } = other {
                     headers.insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
-                    if no_retry {
+                    if *no_retry {
                         headers.insert("x-should-retry", HeaderValue::from_static("false"));
                     }
                 }
-                Bytes::from(json!({"error": other.error_object()}).to_string())
             }
-        };
-        (status, headers, body).into_response()
+        }
+        let mut response = (status, headers, self.body(None)).into_response();
+        // The middleware finishes it: the log line and the request id (see `finish_response`).
+        response.extensions_mut().insert(Arc::new(self));
+        response
+    }
+}
+
+/// Finish a response of request `id`: when it is an [`ApiError`], log it and give the
+/// client's message the request id.
+pub fn finish_response(response: &mut Response, id: &RequestId) {
+    let Some(error) = response.extensions_mut().remove::<Arc<ApiError>>() else {
+        return;
+    };
+    error.log(id);
+    if error.detail().is_some() {
+        *response.body_mut() = Body::from(error.body(Some(id)));
+        response.headers_mut().remove(header::CONTENT_LENGTH);
     }
 }
 
@@ -203,7 +332,7 @@ mod tests {
     fn healing_failure_has_the_exact_shape() {
         let e = ApiError::HealingFailed { no_retry: false };
         assert_eq!(
-            json!({"error": e.error_object()}).to_string(),
+            json!({"error": e.error_object(None)}).to_string(),
             r#"{"error":{"message":"Failed to generate a valid JSON response. Please, try again later.","type":"service_unavailable","param":null,"code":"service_unavailable"}}"#
         );
         assert_eq!(e.status(), StatusCode::SERVICE_UNAVAILABLE);
@@ -215,9 +344,26 @@ mod tests {
             "max_attempts must be between 1 and 10",
             Some("max_attempts"),
         );
-        let obj = e.error_object();
+        let obj = e.error_object(None);
         assert_eq!(obj["type"], "invalid_request_error");
         assert_eq!(obj["param"], "max_attempts");
         assert_eq!(e.status(), StatusCode::BAD_REQUEST);
+    }
+
+    #[test]
+    fn details_reach_the_log_not_the_client() {
+        let id = RequestId("req_1".to_owned());
+        let e = ApiError::bad_gateway(
+            "cannot connect to the upstream provider \"up\"",
+            "error sending request for url (http://10.0.0.7:9/v1/chat/completions)",
+        );
+        let obj = e.error_object(Some(&id));
+        let message = obj["message"].as_str().unwrap();
+        assert!(!message.contains("10.0.0.7"), "{message}");
+        assert!(message.contains("req_1"), "{message}");
+        assert!(e.to_string().contains("10.0.0.7"), "the log keeps it");
+        let e = ApiError::Internal("disk I/O error at /var/lib/x.db".to_owned());
+        let message = e.error_object(Some(&id))["message"].to_string();
+        assert!(!message.contains("/var/lib"), "{message}");
     }
 }

@@ -319,6 +319,8 @@ mod tests {
             name: "a".into(),
             auto_heal,
             max_attempts: 3,
+            rpm: None,
+            tokens_per_day: None,
             key_prefix: None,
             created_at: 0,
         }
@@ -333,7 +335,7 @@ mod tests {
     }
 
     fn param_of(e: ApiError) -> (u16, Option<String>, String) {
-        let obj = e.error_object();
+        let obj = e.error_object(None);
         (
             e.status().as_u16(),
             obj["param"].as_str().map(str::to_owned),

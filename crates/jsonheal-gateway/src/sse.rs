@@ -2,7 +2,7 @@
 //! the gateway sends.
 
 use bytes::Bytes;
-use serde_json::Value;
+use serde::Serialize;
 
 /// One event of an upstream stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,10 +98,10 @@ fn parse_block(block: &[u8], raw: Bytes) -> Result<Event, String> {
 }
 
 /// `data: <json>\n\n`.
-pub fn data(value: &Value) -> Bytes {
+pub fn data<T: Serialize + ?Sized>(value: &T) -> Bytes {
     let mut out = Vec::with_capacity(256);
     out.extend_from_slice(b"data: ");
-    // Serialising a Value cannot fail (its keys are strings).
+    // The wire types and `Value` always serialise (string keys, no failing impls).
     let _ = serde_json::to_writer(&mut out, value);
     out.extend_from_slice(b"\n\n");
     Bytes::from(out)

@@ -3,11 +3,12 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::healing;
 use crate::request::Tool;
 use crate::store::NewToolCall;
+use crate::wire::Message;
 
 /// The result of normalising one call.
 pub struct Normalized {
@@ -18,6 +19,16 @@ pub struct Normalized {
     pub record: NewToolCall,
     /// Why the arguments are unusable, when they are (for a re-ask).
     pub problem: Option<String>,
+}
+
+/// The strategy of arguments that could not be made a JSON object (forwarded as sent).
+const FAILED: &str = "failed";
+
+/// Whether any of these calls' arguments were changed (repaired or coerced).
+pub fn any_repaired(calls: &[NewToolCall]) -> bool {
+    calls
+        .iter()
+        .any(|c| c.strategy != healing::valid_strategy() && c.strategy != FAILED)
 }
 
 /// Normalise one call's `arguments` (`raw`) for tool `name`.
@@ -70,7 +81,7 @@ pub fn normalize_call(
         }
         Err(why) => Normalized {
             arguments: raw.to_owned(),
-            record: record("{}".to_owned(), "failed".to_owned()),
+            record: record("{}".to_owned(), FAILED.to_owned()),
             problem: Some(format!(
                 "the arguments of the tool call {name:?} are not a JSON object ({why})"
             )),
@@ -78,40 +89,25 @@ pub fn normalize_call(
     }
 }
 
-/// The `arguments` of a tool call as text (some providers send an object).
-pub fn raw_arguments(function: &Map<String, Value>) -> String {
-    match function.get("arguments") {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => other.to_string(),
-    }
-}
-
-/// Normalise every `tool_calls[].function.arguments` of a message in place. Returns the
-/// records and the problems found.
+/// Normalise every tool call's arguments of a message in place. Returns the records and
+/// the problems found.
 pub fn normalize_message(
-    message: &mut Value,
+    message: &mut Message,
     tools: &HashMap<String, Tool>,
     check_schema: bool,
 ) -> (Vec<NewToolCall>, Vec<String>) {
     let mut records = Vec::new();
     let mut problems = Vec::new();
-    let Some(calls) = message.get_mut("tool_calls").and_then(Value::as_array_mut) else {
-        return (records, problems);
-    };
-    for call in calls {
-        let call_id = call.get("id").and_then(Value::as_str).map(str::to_owned);
-        let Some(function) = call.get_mut("function").and_then(Value::as_object_mut) else {
-            continue;
-        };
-        let name = function
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        let raw = raw_arguments(function);
-        let n = normalize_call(&name, call_id.as_deref(), &raw, tools, check_schema);
-        function.insert("arguments".to_owned(), Value::String(n.arguments));
+    for call in message.tool_calls.iter_mut().flatten() {
+        let f = &mut call.function;
+        let n = normalize_call(
+            &f.name,
+            call.id.as_deref(),
+            &f.arguments,
+            tools,
+            check_schema,
+        );
+        f.arguments = n.arguments;
         records.push(n.record);
         if let Some(p) = n.problem {
             problems.push(p);
@@ -145,17 +141,15 @@ mod tests {
 
     #[test]
     fn normalises_and_checks() {
-        let mut msg = json!({"role": "assistant", "content": null, "tool_calls": [
+        let msg = json!({"role": "assistant", "content": null, "tool_calls": [
             {"id": "c1", "type": "function", "function": {"name": "read", "arguments": "{\"file\": \"a\"}"}},
             {"id": "c2", "type": "function", "function": {"name": "read", "arguments": "{\"path\": \"a\"}"}},
             {"id": "c3", "type": "function", "function": {"name": "read", "arguments": ""}}
         ]});
+        let mut msg: Message = serde_json::from_value(msg).unwrap();
         let (records, problems) = normalize_message(&mut msg, &tools(), true);
-        assert_eq!(
-            msg["tool_calls"][0]["function"]["arguments"],
-            r#"{"file":"a"}"#
-        );
-        assert_eq!(msg["tool_calls"][2]["function"]["arguments"], "{}");
+        assert_eq!(msg.calls()[0].function.arguments, r#"{"file":"a"}"#);
+        assert_eq!(msg.calls()[2].function.arguments, "{}");
         assert_eq!(records.len(), 3);
         assert_eq!(records[0].call_id.as_deref(), Some("c1"));
         assert_eq!(records[1].raw_arguments, r#"{"path": "a"}"#);

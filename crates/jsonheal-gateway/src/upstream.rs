@@ -8,6 +8,7 @@ use serde_json::Value;
 use crate::config::{Provider, Timeouts};
 use crate::error::ApiError;
 use crate::metrics::Metrics;
+use crate::wire::ChatCompletion;
 
 /// An HTTP client shared by all requests (connection pooling).
 #[derive(Clone)]
@@ -24,6 +25,8 @@ impl Upstream {
             // For streams, `read_timeout` bounds the silence between bytes.
             .read_timeout(timeouts.request)
             .pool_idle_timeout(Duration::from_secs(60))
+            // A request body or a small SSE read must not wait for a delayed ACK.
+            .tcp_nodelay(true)
             .build()
             .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
         Ok(Upstream { client, timeouts })
@@ -77,31 +80,19 @@ impl Upstream {
             .map_err(|e| map_error(&provider.name, &e))
     }
 
-    /// Send a non-streaming chat completion and read its JSON body.
+    /// Send a non-streaming chat completion and read it.
     pub async fn complete(
         &self,
         provider: &Provider,
         body: &Value,
         metrics: &Metrics,
-    ) -> Result<Value, ApiError> {
+    ) -> Result<ChatCompletion, ApiError> {
         let resp = self.send(provider, body, false, metrics).await?;
         let bytes = resp
             .bytes()
             .await
             .map_err(|e| map_error(&provider.name, &e))?;
-        let value: Value = serde_json::from_slice(&bytes).map_err(|e| {
-            ApiError::BadGateway(format!(
-                "upstream {:?} returned a body that is not JSON ({e})",
-                provider.name
-            ))
-        })?;
-        if !value.is_object() {
-            return Err(ApiError::BadGateway(format!(
-                "upstream {:?} returned JSON that is not an object",
-                provider.name
-            )));
-        }
-        Ok(value)
+        serde_json::from_slice(&bytes).map_err(|e| not_a_completion(&provider.name, &e))
     }
 
     /// `GET /models` of one provider.
@@ -121,12 +112,23 @@ impl Upstream {
             .await
             .map_err(|e| map_error(&provider.name, &e))?;
         serde_json::from_slice(&bytes).map_err(|e| {
-            ApiError::BadGateway(format!(
-                "upstream {:?} returned a model list that is not JSON ({e})",
-                provider.name
-            ))
+            ApiError::bad_gateway(
+                format!(
+                    "the upstream provider {:?} returned a model list that is not JSON",
+                    provider.name
+                ),
+                e.to_string(),
+            )
         })
     }
+}
+
+/// The error for an upstream body that is not a chat completion.
+pub fn not_a_completion(provider: &str, why: &dyn std::fmt::Display) -> ApiError {
+    ApiError::bad_gateway(
+        format!("the upstream provider {provider:?} returned a body that is not JSON or not a chat completion"),
+        why.to_string(),
+    )
 }
 
 async fn check_status(
@@ -141,6 +143,16 @@ async fn check_status(
     let content_type = resp.headers().get(header::CONTENT_TYPE).cloned();
     let retry_after = resp.headers().get(header::RETRY_AFTER).cloned();
     let body = resp.bytes().await.unwrap_or_default();
+    let snippet = || -> String { String::from_utf8_lossy(&body).chars().take(300).collect() };
+    if status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN {
+        // The provider refused the gateway's key: passing its 401 on would make the client
+        // blame its own gateway key.
+        return Err(ApiError::UpstreamAuth {
+            provider: provider.to_owned(),
+            status,
+            detail: format!("upstream {provider:?} answered {status}: {}", snippet()),
+        });
+    }
     if status.is_client_error() {
         return Err(ApiError::Upstream {
             status,
@@ -149,13 +161,17 @@ async fn check_status(
             retry_after,
         });
     }
-    let snippet: String = String::from_utf8_lossy(&body).chars().take(300).collect();
-    Err(ApiError::BadGateway(format!(
-        "upstream {provider:?} answered {status}: {snippet}"
-    )))
+    Err(ApiError::bad_gateway(
+        format!(
+            "the upstream provider {provider:?} answered with an error (HTTP {})",
+            status.as_u16()
+        ),
+        format!("upstream {provider:?} answered {status}: {}", snippet()),
+    ))
 }
 
 /// Map a transport failure: timeouts are 504, everything else (refused, reset, bad TLS) 502.
+/// The client learns which; the URL and the error chain go to the log.
 pub fn map_error(provider: &str, e: &reqwest::Error) -> ApiError {
     let mut detail = e.to_string();
     let mut source = std::error::Error::source(e);
@@ -165,12 +181,19 @@ pub fn map_error(provider: &str, e: &reqwest::Error) -> ApiError {
         source = s.source();
     }
     if e.is_timeout() {
-        ApiError::GatewayTimeout(format!("upstream {provider:?} timed out ({detail})"))
+        ApiError::GatewayTimeout {
+            message: format!("the upstream provider {provider:?} timed out"),
+            detail,
+        }
     } else if e.is_connect() {
-        ApiError::BadGateway(format!(
-            "cannot connect to upstream {provider:?} ({detail})"
-        ))
+        ApiError::bad_gateway(
+            format!("cannot connect to the upstream provider {provider:?}"),
+            detail,
+        )
     } else {
-        ApiError::BadGateway(format!("upstream {provider:?} failed ({detail})"))
+        ApiError::bad_gateway(
+            format!("the connection to the upstream provider {provider:?} failed"),
+            detail,
+        )
     }
 }

@@ -22,7 +22,8 @@ pub struct ServeArgs {
     /// Address to listen on (default 127.0.0.1:8080).
     #[arg(long)]
     listen: Option<String>,
-    /// SQLite database file, created on first start (default jsonheal.db).
+    /// The database: a SQLite file, created on first start (default jsonheal.db), or a
+    /// `postgres://user:password@host:port/db` URL shared by several gateways.
     #[arg(long)]
     db: Option<String>,
     /// Accept requests without an API key. For local development only.

@@ -4,9 +4,23 @@
 use std::io::Write;
 use std::process::{Child, Command, Output, Stdio};
 
+/// The built `jsonheal`, blind to a developer's configuration.
+pub fn command() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_jsonheal"));
+    for var in [
+        "JSONHEAL_CONFIG",
+        "JSONHEAL_DATABASE",
+        "JSONHEAL_DB",
+        "JSONHEAL_UPSTREAM",
+    ] {
+        c.env_remove(var);
+    }
+    c
+}
+
 /// Start `jsonheal ARGS` with all three streams piped.
 pub fn spawn(args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_jsonheal"))
+    command()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
