@@ -116,6 +116,9 @@ pub struct NewToolCall {
     pub input: String,
     /// How the arguments were normalised.
     pub strategy: String,
+    /// Whether the arguments were cut off (then `raw_arguments` is all there is and `input`
+    /// only what it held: never to be run as a complete call).
+    pub truncated: bool,
 }
 
 /// A stored tool call.
@@ -129,6 +132,7 @@ pub struct ToolCallRecord {
     pub raw_arguments: String,
     pub input: String,
     pub strategy: String,
+    pub truncated: bool,
     pub created_at: i64,
 }
 
@@ -169,7 +173,8 @@ pub trait Store: Send + Sync + 'static {
 
 /// Numbered migrations; each runs once, in its own transaction, recorded in
 /// `schema_migrations`.
-const MIGRATIONS: &[&str] = &["CREATE TABLE accounts (
+const MIGRATIONS: &[&str] = &[
+    "CREATE TABLE accounts (
         id INTEGER PRIMARY KEY,
         name TEXT NOT NULL UNIQUE,
         auto_heal INTEGER NOT NULL DEFAULT 0,
@@ -211,7 +216,10 @@ const MIGRATIONS: &[&str] = &["CREATE TABLE accounts (
         strategy TEXT NOT NULL,
         created_at INTEGER NOT NULL
     );
-    CREATE INDEX tool_calls_account ON tool_calls(account_id, id);"];
+    CREATE INDEX tool_calls_account ON tool_calls(account_id, id);",
+    // Cut-off tool-call arguments are recorded as such.
+    "ALTER TABLE tool_calls ADD COLUMN truncated INTEGER NOT NULL DEFAULT 0;",
+];
 
 /// The embedded SQLite store.
 pub struct SqliteStore {
@@ -400,12 +408,13 @@ fn tool_call_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ToolCallRecord> {
         raw_arguments: r.get(5)?,
         input: r.get(6)?,
         strategy: r.get(7)?,
-        created_at: r.get(8)?,
+        truncated: r.get(8)?,
+        created_at: r.get(9)?,
     })
 }
 
 const TOOL_CALL_COLUMNS: &str = "id, request_id, account_id, call_id, tool_name, raw_arguments, \
-                                 input, strategy, created_at";
+                                 input, strategy, truncated, created_at";
 
 impl Store for SqliteStore {
     fn create_account(
@@ -560,8 +569,8 @@ impl Store for SqliteStore {
         {
             let mut stmt = tx.prepare_cached(
                 "INSERT INTO tool_calls (request_id, account_id, call_id, tool_name, raw_arguments,
-                    input, strategy, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                    input, strategy, truncated, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             )?;
             let at = now();
             for c in calls {
@@ -573,6 +582,7 @@ impl Store for SqliteStore {
                     c.raw_arguments,
                     c.input,
                     c.strategy,
+                    c.truncated,
                     at
                 ])?;
                 ids.push(tx.last_insert_rowid());
@@ -684,11 +694,14 @@ mod tests {
             raw_arguments: "{file: 'x'}".to_owned(),
             input: r#"{"file":"x"}"#.to_owned(),
             strategy: "repaired".to_owned(),
+            truncated: account_id == b.id,
         };
         let ids = s
             .record_tool_calls(&[call(a.id), call(a.id)])
             .expect("records");
+        assert!(!s.tool_call(a.id, ids[0]).expect("gets").expect("found").truncated);
         let idb = s.record_tool_calls(&[call(b.id)]).expect("records")[0];
+        assert!(s.tool_call(b.id, idb).expect("gets").expect("found").truncated);
         assert_eq!(s.tool_calls(a.id, 100).expect("lists").len(), 2);
         assert!(s.tool_call(a.id, ids[0]).expect("gets").is_some());
         assert!(s.tool_call(a.id, idb).expect("gets").is_none());
