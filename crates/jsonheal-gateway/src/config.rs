@@ -7,6 +7,7 @@
 //! default_provider = "openai"
 //! body_limit = 4194304
 //! x_should_retry_false = false
+//! backlog = 1024
 //!
 //! [timeouts]
 //! connect_secs = 10
@@ -85,7 +86,12 @@ pub struct Config {
     pub x_should_retry_false: bool,
     /// How often a streamed healing response sends an SSE comment while attempts run.
     pub keepalive: Duration,
+    /// The listen backlog: connections the OS queues before the gateway accepts them.
+    pub backlog: u32,
 }
+
+/// The default listen backlog.
+pub const DEFAULT_BACKLOG: u32 = 1024;
 
 impl Config {
     /// The provider a request routes to: `@name/model` picks `name`, anything else goes to
@@ -138,6 +144,7 @@ impl Config {
             auth: true,
             x_should_retry_false: false,
             keepalive: Duration::from_secs(5),
+            backlog: DEFAULT_BACKLOG,
         }
     }
 }
@@ -154,6 +161,7 @@ pub struct Settings {
     pub no_auth: Option<bool>,
     pub x_should_retry_false: Option<bool>,
     pub keepalive_secs: Option<f64>,
+    pub backlog: Option<u32>,
     #[serde(default)]
     pub timeouts: TimeoutSettings,
     #[serde(default)]
@@ -205,6 +213,7 @@ impl Settings {
             no_auth: parse_bool_env(&get, "JSONHEAL_NO_AUTH")?,
             x_should_retry_false: parse_bool_env(&get, "JSONHEAL_X_SHOULD_RETRY_FALSE")?,
             keepalive_secs: parse_env(&get, "JSONHEAL_KEEPALIVE_SECS")?,
+            backlog: parse_env(&get, "JSONHEAL_BACKLOG")?,
             timeouts: TimeoutSettings {
                 connect_secs: parse_env(&get, "JSONHEAL_CONNECT_TIMEOUT_SECS")?,
                 request_secs: parse_env(&get, "JSONHEAL_REQUEST_TIMEOUT_SECS")?,
@@ -234,6 +243,7 @@ impl Settings {
         take!(no_auth);
         take!(x_should_retry_false);
         take!(keepalive_secs);
+        take!(backlog);
         take!(timeouts.connect_secs);
         take!(timeouts.request_secs);
         take!(upstream);
@@ -293,6 +303,10 @@ impl Settings {
             }
             Ok(Duration::from_secs_f64(v))
         };
+        let backlog = self.backlog.unwrap_or(DEFAULT_BACKLOG);
+        if backlog == 0 {
+            bail!("backlog must be positive");
+        }
         let body_limit = self.body_limit.unwrap_or(4 << 20);
         if body_limit == 0 {
             bail!("body_limit must be positive");
@@ -310,6 +324,7 @@ impl Settings {
             auth: !self.no_auth.unwrap_or(false),
             x_should_retry_false: self.x_should_retry_false.unwrap_or(false),
             keepalive: secs(self.keepalive_secs, 5.0, "keepalive_secs")?,
+            backlog,
         })
     }
 }

@@ -35,11 +35,13 @@ pub mod upstream;
 pub mod wire;
 
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use tokio::net::TcpListener;
+use axum::serve::ListenerExt;
+use tokio::net::{TcpListener, TcpSocket, TcpStream};
 
 use crate::config::Config;
 use crate::store::SqliteStore;
@@ -53,8 +55,7 @@ pub async fn serve(
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    let listener = TcpListener::bind(config.listen)
-        .await
+    let listener = bind(config.listen, config.backlog)
         .with_context(|| format!("cannot listen on {}", config.listen))?;
     let database = config.database.clone();
     let store = tokio::task::spawn_blocking(move || SqliteStore::open(&database))
@@ -63,6 +64,30 @@ pub async fn serve(
         .with_context(|| format!("cannot open the database {}", config.database))?;
     let (state, writer) = AppState::new(config, Arc::new(store))?;
     serve_listener(listener, state, writer, shutdown).await
+}
+
+/// A listener on `addr` whose accept queue holds `backlog` connections: a burst of new
+/// connections beyond the queue waits for SYN retransmits (a second or more), so the default
+/// (1024) is well above the OS's usual 128. The kernel caps it at `net.core.somaxconn`.
+pub fn bind(addr: SocketAddr, backlog: u32) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        TcpSocket::new_v4()?
+    } else {
+        TcpSocket::new_v6()?
+    };
+    // A restarted gateway can bind while the old connections are in TIME_WAIT.
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(backlog)
+}
+
+/// Options set on every accepted connection. `TCP_NODELAY`: a streamed response writes small
+/// pieces (headers, then each event); with Nagle's algorithm on, the first event waits for
+/// the client's delayed ACK (~40 ms) before it leaves.
+pub fn tune_accepted(stream: &TcpStream) {
+    if let Err(e) = stream.set_nodelay(true) {
+        tracing::warn!(error = %e, "cannot set TCP_NODELAY on a connection");
+    }
 }
 
 /// Serve `state` on an already bound `listener` until `shutdown` completes.
@@ -89,6 +114,7 @@ pub async fn serve_listener(
         database = %config.database,
         "jsonheal gateway listening"
     );
+    let listener = listener.tap_io(|tcp: &mut TcpStream| tune_accepted(tcp));
     axum::serve(listener, app(state))
         .with_graceful_shutdown(shutdown)
         .await

@@ -699,9 +699,19 @@ mod tests {
         let ids = s
             .record_tool_calls(&[call(a.id), call(a.id)])
             .expect("records");
-        assert!(!s.tool_call(a.id, ids[0]).expect("gets").expect("found").truncated);
+        assert!(
+            !s.tool_call(a.id, ids[0])
+                .expect("gets")
+                .expect("found")
+                .truncated
+        );
         let idb = s.record_tool_calls(&[call(b.id)]).expect("records")[0];
-        assert!(s.tool_call(b.id, idb).expect("gets").expect("found").truncated);
+        assert!(
+            s.tool_call(b.id, idb)
+                .expect("gets")
+                .expect("found")
+                .truncated
+        );
         assert_eq!(s.tool_calls(a.id, 100).expect("lists").len(), 2);
         assert!(s.tool_call(a.id, ids[0]).expect("gets").is_some());
         assert!(s.tool_call(a.id, idb).expect("gets").is_none());

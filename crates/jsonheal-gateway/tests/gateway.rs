@@ -44,7 +44,7 @@ async fn heals_a_fenced_prose_reply_on_the_first_attempt() {
     assert_eq!(body["id"], "chatcmpl-up1");
     assert_eq!(body["jsonheal"]["attempts"], 1);
     assert!(!body["jsonheal"]["repairs"].as_array().unwrap().is_empty());
-    assert!(body["jsonheal"]["candidate"].is_object() || body["jsonheal"]["candidate"].is_string());
+    assert_eq!(body["jsonheal"]["candidate"], "fence");
 
     // What the upstream saw: instructions first, the schema never as `response_schema`.
     let sent = &up.bodies()[0];
@@ -360,7 +360,7 @@ async fn streamed_healing_success_byte_for_byte() {
         chunk(
             ENV,
             r#"[{"index":0,"delta":{},"finish_reason":"stop"}]"#,
-            r#","usage":null,"jsonheal":{"attempts":2,"candidate":"whole","repairs":[],"coercions":[]}"#,
+            r#","usage":null,"jsonheal":{"attempts":2,"candidate":"whole","repairs":[],"coercions":[],"tool_calls":[]}"#,
         ),
         chunk(
             ENV,
@@ -631,10 +631,14 @@ async fn streamed_tool_call_arguments_are_buffered_and_sent_repaired() {
     assert_eq!(calls[0][0]["id"], "call_9");
     assert_eq!(calls[0][0]["function"]["name"], "read_file");
     assert_eq!(calls[0][0]["function"]["arguments"], r#"{"path":"a.txt"}"#);
-    assert_eq!(
-        chunks.last().unwrap()["choices"][0]["finish_reason"],
-        "tool_calls"
-    );
+    let n = chunks.len();
+    assert_eq!(chunks[n - 2]["choices"][0]["finish_reason"], "tool_calls");
+    // The report follows the last choice, in the one `jsonheal` shape.
+    assert_eq!(chunks[n - 1]["choices"], json!([]));
+    let report = &chunks[n - 1]["jsonheal"];
+    assert_eq!(report["candidate"], "tool_calls");
+    assert_eq!(report["tool_calls"][0]["strategy"], "quotes_and_keys");
+    assert_eq!(report["tool_calls"][0]["truncated"], false);
     assert_eq!(data.last().unwrap(), "[DONE]");
     // Recorded once the stream ends.
     let mut records = Value::Null;

@@ -263,7 +263,8 @@ pub async fn gateway(upstream_url: &str, tweak: impl FnOnce(&mut Config)) -> Gat
     tweak(&mut config);
     let store = Arc::new(SqliteStore::open(&config.database).unwrap());
     let (_, key) = store.create_account("test", false, 3).unwrap();
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    // The listener the server binds itself (backlog and all).
+    let listener = jsonheal_gateway::bind(config.listen, config.backlog).unwrap();
     let addr = listener.local_addr().unwrap();
     let (state, writer) = AppState::new(config, Arc::clone(&store) as Arc<dyn Store>).unwrap();
     let (tx, rx) = oneshot::channel::<()>();
