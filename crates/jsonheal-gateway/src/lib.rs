@@ -165,3 +165,23 @@ pub async fn shutdown_signal() {
     }
     tracing::info!("shutdown signal received; finishing in-flight requests");
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn accepted_connections_get_tcp_nodelay_and_the_backlog_binds() {
+        let listener = bind(SocketAddr::from(([127, 0, 0, 1], 0)), 1024).unwrap();
+        let addr = listener.local_addr().unwrap();
+        let _client = TcpStream::connect(addr).await.unwrap();
+        let (accepted, _) = listener.accept().await.unwrap();
+        assert!(
+            !accepted.nodelay().unwrap(),
+            "off by default: the test can fail"
+        );
+        tune_accepted(&accepted);
+        assert!(accepted.nodelay().unwrap());
+    }
+}
