@@ -104,8 +104,12 @@ fn stream_events() -> Vec<Bytes> {
         Bytes::from(format!("data: {c}\n\n"))
     };
     vec![
-        chunk(json!([{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": null}])),
-        chunk(json!([{"index": 0, "delta": {"content": "Hello from the stub"}, "finish_reason": null}])),
+        chunk(
+            json!([{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": null}]),
+        ),
+        chunk(
+            json!([{"index": 0, "delta": {"content": "Hello from the stub"}, "finish_reason": null}]),
+        ),
         chunk(json!([{"index": 0, "delta": {}, "finish_reason": "stop"}])),
         Bytes::from_static(b"data: [DONE]\n\n"),
     ]
@@ -121,7 +125,10 @@ async fn start_stub(body: Bytes) -> String {
                     let events = futures_util::stream::iter(
                         stream_events().into_iter().map(Ok::<_, std::io::Error>),
                     );
-                    return ([("content-type", "text/event-stream")], Body::from_stream(events))
+                    return (
+                        [("content-type", "text/event-stream")],
+                        Body::from_stream(events),
+                    )
                         .into_response();
                 }
                 ([("content-type", "application/json")], body).into_response()

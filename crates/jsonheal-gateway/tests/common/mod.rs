@@ -329,3 +329,23 @@ pub fn data_lines(body: &str) -> Vec<String> {
         .map(str::to_owned)
         .collect()
 }
+
+/// Whether `python3` can import the `openai` package. With `CI` set a missing package is a
+/// failure (panics); otherwise the caller skips, and this says so loudly.
+pub fn python_openai_available(test: &str) -> bool {
+    let ok = std::process::Command::new("python3")
+        .args(["-c", "import openai"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        if std::env::var_os("CI").is_some() {
+            panic!(
+                "CI is set but `python3 -c 'import openai'` fails: install it (pip install openai)"
+            );
+        }
+        eprintln!(
+            "\n*** SKIPPED {test}: python3 cannot import `openai` (pip install openai) ***\n"
+        );
+    }
+    ok
+}
