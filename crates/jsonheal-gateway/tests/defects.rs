@@ -68,19 +68,13 @@ async fn cut_off_tool_arguments_are_forwarded_unchanged_and_marked() {
     assert_eq!(records["data"][0]["raw_arguments"], cut);
 
     // Streamed: the call is sent as it came, and the report says it was cut off.
-    let env = json!({"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m"});
-    let mk = |choices: Value| {
-        let mut v = env.clone();
-        v["choices"] = choices;
-        event(&v)
-    };
     up.push(Reply::Sse(vec![
-        mk(
+        chunk_event(
             json!([{"index": 0, "delta": {"role": "assistant", "tool_calls": [
             {"index": 0, "id": "call_2", "type": "function",
              "function": {"name": "write_file", "arguments": cut}}]}, "finish_reason": null}]),
         ),
-        mk(json!([{"index": 0, "delta": {}, "finish_reason": "length"}])),
+        chunk_event(json!([{"index": 0, "delta": {}, "finish_reason": "length"}])),
         "data: [DONE]\n\n".to_owned(),
     ]));
     let mut req = tools_request(path_parameters());

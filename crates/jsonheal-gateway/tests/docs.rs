@@ -45,6 +45,7 @@ fn blocks(markdown: &str) -> Vec<Block> {
     out
 }
 
+#[derive(Clone, Copy)]
 enum Kind {
     Curl,
     Python,
@@ -88,7 +89,7 @@ fn upstream_reply(content: &str) -> Reply {
     )
 }
 
-fn run_snippet(kind: &Kind, code: &str, key: &str) -> std::process::Output {
+fn run_snippet(kind: Kind, code: &str, key: &str) -> std::process::Output {
     let mut cmd = match kind {
         Kind::Curl => {
             let mut c = Command::new("bash");
@@ -134,11 +135,7 @@ async fn every_curl_and_python_snippet_of_the_gateway_docs_runs_as_shown() {
             .replace("http://127.0.0.1:8080", &gw.url);
         up.push(upstream_reply(&reply));
         let key = gw.key.clone();
-        let k = match kind {
-            Kind::Curl => Kind::Curl,
-            Kind::Python => Kind::Python,
-        };
-        let output = tokio::task::spawn_blocking(move || run_snippet(&k, &code, &key))
+        let output = tokio::task::spawn_blocking(move || run_snippet(kind, &code, &key))
             .await
             .unwrap();
         let stdout = String::from_utf8_lossy(&output.stdout).into_owned();

@@ -349,3 +349,20 @@ pub fn python_openai_available(test: &str) -> bool {
     }
     ok
 }
+
+/// A request that heals against `schema`.
+pub fn heal_request(schema: Value) -> Value {
+    json!({
+        "model": "stub-model",
+        "messages": [{"role": "user", "content": "Who wrote the first program?"}],
+        "response_schema": schema
+    })
+}
+
+/// An SSE event of a `chat.completion.chunk` (id `c1`, model `m`) with these `choices`.
+pub fn chunk_event(choices: Value) -> String {
+    event(
+        &json!({"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+        "choices": choices}),
+    )
+}
