@@ -1587,12 +1587,12 @@ mod tests {
     #[test]
     fn a_cut_off_input_is_reported_truncated() {
         let opts = ArgsOptions::default();
-        let n = normalize("read_file", r#"{"path": "src/ma"#, &opts).unwrap();
+        let n = normalize("read_file", r#"{"path": "src/ma"#, &opts).expect("an object");
         assert!(n.truncated && n.is_truncated());
         assert_eq!(n.value.get("path"), Some(&Value::from("src/ma")));
-        let n = normalize("read_file", r#"{"path": "src/main.rs"}"#, &opts).unwrap();
+        let n = normalize("read_file", r#"{"path": "src/main.rs"}"#, &opts).expect("an object");
         assert!(!n.truncated);
-        let n = normalize("read_file", "{path: 'a.txt',}", &opts).unwrap();
+        let n = normalize("read_file", "{path: 'a.txt',}", &opts).expect("an object");
         assert!(!n.truncated, "repaired is not truncated");
     }
 }
