@@ -156,7 +156,7 @@ fn jsonl_batch_keeps_order_and_survives_bad_lines() {
     );
     assert_eq!(
         lines[0],
-        json!({"id":1,"ok":true,"value":{"file":"main.go"},"strategy":"plain_wrap","repairs":[]})
+        json!({"id":1,"ok":true,"value":{"file":"main.go"},"strategy":"plain_wrap","truncated":false,"repairs":[]})
     );
     assert_eq!(lines[1]["ok"], json!(false));
     assert_eq!(lines[1]["id"], Value::Null);
@@ -237,4 +237,30 @@ fn tool_input_encode_and_decode() {
     }
     let o = jsonheal(&["tool-input", "sideways"], "");
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn cut_off_arguments_warn_and_exit_3_and_are_flagged_in_jsonl() {
+    let o = jsonheal(&["args", "--tool", "read_file"], r#"{"path": "src/ma"#);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "{\"path\":\"src/ma\"}\n");
+    assert!(stderr(&o).contains("cut off"), "{}", stderr(&o));
+
+    let input = [
+        json!({"id": 1, "tool": "read_file", "input": "{\"path\": \"src/ma"}),
+        json!({"id": 2, "tool": "read_file", "input": "{\"path\": \"a.rs\"}"}),
+        json!({"id": 3, "tool": "read_file", "input": "[1]"}),
+    ]
+    .map(|v| v.to_string())
+    .join("\n");
+    let o = jsonheal(&["args", "--jsonl"], &input);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines: Vec<Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["truncated"], true);
+    assert_eq!(lines[1]["truncated"], false);
+    assert_eq!(lines[2]["truncated"], false);
+    assert_eq!(lines[2]["ok"], false);
 }

@@ -2,9 +2,10 @@
 //!
 //! Everything runs in this process on loopback: an instant stub upstream, the gateway (auth
 //! on, SQLite request log) in front of it, and a load generator. For each mode it measures
-//! the latency of sequential requests (p50/p99) and the throughput with 16 concurrent
-//! clients; the gateway's overhead is its latency minus the direct-to-stub latency measured
-//! in the same run.
+//! the latency of sequential requests (p50/p99; for streams, the time to the first event) and
+//! the throughput with 32 and with 1,000 concurrent connections (each opened at once: a burst
+//! the listen backlog must hold), counting errors and requests slower than a second. The
+//! gateway's overhead is its latency minus the direct-to-stub latency of the same run.
 //!
 //! ```text
 //! cargo bench -p jsonheal-gateway --bench load
@@ -17,6 +18,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use axum::body::Body;
+use axum::response::IntoResponse;
 use axum::routing::post;
 use axum::Router;
 use bytes::Bytes;
@@ -26,7 +29,10 @@ use jsonheal_gateway::AppState;
 use serde_json::{json, Map, Value};
 use tokio::net::TcpListener;
 
-const CONCURRENCY: usize = 16;
+/// Concurrent connections of the throughput runs.
+const CONCURRENCY: [usize; 2] = [32, 1000];
+/// A request slower than this under load counts as a stall.
+const STALL: Duration = Duration::from_secs(1);
 /// No phase runs longer than this, whatever the request count.
 const PHASE_LIMIT: Duration = Duration::from_secs(15);
 
@@ -90,12 +96,45 @@ fn completion(content: &str) -> Bytes {
     )
 }
 
+/// The stub's answer to `"stream": true`: the events a real upstream sends, one write each.
+fn stream_events() -> Vec<Bytes> {
+    let env = json!({"id": "chatcmpl-load", "object": "chat.completion.chunk",
+        "created": 1700000000, "model": "stub-model"});
+    let chunk = |choices: Value| {
+        let mut c = env.clone();
+        c["choices"] = choices;
+        Bytes::from(format!("data: {c}\n\n"))
+    };
+    vec![
+        chunk(
+            json!([{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": null}]),
+        ),
+        chunk(
+            json!([{"index": 0, "delta": {"content": "Hello from the stub"}, "finish_reason": null}]),
+        ),
+        chunk(json!([{"index": 0, "delta": {}, "finish_reason": "stop"}])),
+        Bytes::from_static(b"data: [DONE]\n\n"),
+    ]
+}
+
 async fn start_stub(body: Bytes) -> String {
     let app = Router::new().route(
         "/v1/chat/completions",
-        post(move || {
+        post(move |request: Bytes| {
             let body = body.clone();
-            async move { ([("content-type", "application/json")], body) }
+            async move {
+                if memchr::memmem::find(&request, b"\"stream\":true").is_some() {
+                    let events = futures_util::stream::iter(
+                        stream_events().into_iter().map(Ok::<_, std::io::Error>),
+                    );
+                    return (
+                        [("content-type", "text/event-stream")],
+                        Body::from_stream(events),
+                    )
+                        .into_response();
+                }
+                ([("content-type", "application/json")], body).into_response()
+            }
         }),
     );
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -109,6 +148,8 @@ struct Phase {
     url: String,
     key: Option<String>,
     body: Bytes,
+    /// Time to the first event, not to the end of the body.
+    stream: bool,
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -119,7 +160,9 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i.min(sorted.len() - 1)]
 }
 
-async fn one(client: &reqwest::Client, phase: &Phase) -> Duration {
+/// One request: its latency (for a stream, to the first `data:` event; the rest is read
+/// too), or why it failed.
+async fn try_one(client: &reqwest::Client, phase: &Phase) -> Result<Duration, String> {
     let started = Instant::now();
     let mut req = client
         .post(&phase.url)
@@ -128,11 +171,29 @@ async fn one(client: &reqwest::Client, phase: &Phase) -> Duration {
     if let Some(k) = &phase.key {
         req = req.bearer_auth(k);
     }
-    let resp = req.send().await.unwrap();
+    let mut resp = req.send().await.map_err(|e| e.to_string())?;
     let status = resp.status();
-    let _ = resp.bytes().await.unwrap();
-    assert!(status.is_success(), "{}: status {status}", phase.name);
-    started.elapsed()
+    if !status.is_success() {
+        return Err(format!("{}: status {status}", phase.name));
+    }
+    let mut seen = Vec::new();
+    let mut first = None;
+    while let Some(piece) = resp.chunk().await.map_err(|e| e.to_string())? {
+        if phase.stream && first.is_none() {
+            seen.extend_from_slice(&piece);
+            if memchr::memmem::find(&seen, b"data:").is_some() {
+                first = Some(started.elapsed());
+            }
+        }
+    }
+    Ok(first.unwrap_or_else(|| started.elapsed()))
+}
+
+async fn one(client: &reqwest::Client, phase: &Phase) -> Duration {
+    match try_one(client, phase).await {
+        Ok(d) => d,
+        Err(e) => panic!("{}: {e}", phase.name),
+    }
 }
 
 /// Sequential latencies of every phase, interleaved request by request so that every mode
@@ -159,32 +220,73 @@ async fn sequential(client: &reqwest::Client, phases: &[Phase], n: usize) -> Vec
     lat
 }
 
-/// Requests per second with `CONCURRENCY` clients.
-async fn throughput(client: &reqwest::Client, phase: Arc<Phase>, n: usize) -> f64 {
+/// What a throughput run measured.
+struct Load {
+    rps: f64,
+    errors: usize,
+    first_error: Option<String>,
+    stalls: usize,
+    max: Duration,
+}
+
+/// Requests per second with `concurrency` connections, all started at once, each running
+/// requests back to back (every client its own connection pool, so each is one connection).
+async fn throughput(phase: Arc<Phase>, n: usize, concurrency: usize) -> Load {
     let started = Instant::now();
     let deadline = started + PHASE_LIMIT;
-    let per_worker = n / CONCURRENCY;
+    let per_worker = n.div_ceil(concurrency).max(3);
     let mut tasks = Vec::new();
-    for _ in 0..CONCURRENCY {
-        let client = client.clone();
+    for _ in 0..concurrency {
         let phase = Arc::clone(&phase);
+        let client = reqwest::Client::builder()
+            .pool_max_idle_per_host(1)
+            .timeout(Duration::from_secs(60))
+            .build()
+            .unwrap();
         tasks.push(tokio::spawn(async move {
-            let mut done = 0usize;
+            let (mut done, mut errors, mut stalls) = (0usize, 0usize, 0usize);
+            let (mut first_error, mut max) = (None, Duration::ZERO);
             for _ in 0..per_worker {
-                one(&client, &phase).await;
-                done += 1;
+                match try_one(&client, &phase).await {
+                    Ok(d) => {
+                        done += 1;
+                        max = max.max(d);
+                        if d > STALL {
+                            stalls += 1;
+                        }
+                    }
+                    Err(e) => {
+                        errors += 1;
+                        first_error.get_or_insert(e);
+                    }
+                }
                 if Instant::now() > deadline {
                     break;
                 }
             }
-            done
+            (done, errors, first_error, stalls, max)
         }));
     }
+    let mut load = Load {
+        rps: 0.0,
+        errors: 0,
+        first_error: None,
+        stalls: 0,
+        max: Duration::ZERO,
+    };
     let mut total = 0;
     for t in tasks {
-        total += t.await.unwrap();
+        let (done, errors, first_error, stalls, max) = t.await.unwrap();
+        total += done;
+        load.errors += errors;
+        load.stalls += stalls;
+        load.max = load.max.max(max);
+        if load.first_error.is_none() {
+            load.first_error = first_error;
+        }
     }
-    total as f64 / started.elapsed().as_secs_f64()
+    load.rps = total as f64 / started.elapsed().as_secs_f64();
+    load
 }
 
 fn us(d: Duration) -> f64 {
@@ -205,6 +307,7 @@ async fn run() {
     config.database = std::env::var("JSONHEAL_LOAD_DATABASE")
         .unwrap_or_else(|_| dir.join("load.db").display().to_string());
     println!("database: {}", store::redact_url(&config.database));
+    let config_listen = config.listen;
     // Off the runtime: a PostgreSQL store connects and migrates over the network.
     let ((state, writer), key) = tokio::task::spawn_blocking(move || {
         let store = store::open(&config.database).unwrap();
@@ -214,7 +317,7 @@ async fn run() {
     })
     .await
     .unwrap();
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let listener = jsonheal_gateway::bind(config_listen, 1024).unwrap();
     let gw = format!(
         "http://{}/v1/chat/completions",
         listener.local_addr().unwrap()
@@ -231,6 +334,11 @@ async fn run() {
 
     let plain = Bytes::from(
         json!({"model": "stub-model", "messages": [{"role": "user", "content": "hi"}]}).to_string(),
+    );
+    let streamed = Bytes::from(
+        json!({"model": "stub-model", "messages": [{"role": "user", "content": "hi"}],
+               "stream": true})
+        .to_string(),
     );
     let healed = Bytes::from(
         json!({"model": "stub-model", "messages": [{"role": "user", "content": "hi"}],
@@ -263,56 +371,70 @@ async fn run() {
         us(started.elapsed()) / 200.0
     );
     println!(
-        "reply {} bytes, schema 30 properties; {n} sequential requests per mode (interleaved), then {n} \
-         with {CONCURRENCY} concurrent clients",
-        reply.len()
+        "reply {} bytes, schema 30 properties; {n} sequential requests per mode (interleaved), \
+         then {n} at each of {CONCURRENCY:?} concurrent connections; machine: {} cores",
+        reply.len(),
+        std::thread::available_parallelism().map_or(0, |n| n.get())
     );
 
+    let phase = |name, url: &str, key: Option<&str>, body: &Bytes, stream| Phase {
+        name,
+        url: url.to_owned(),
+        key: key.map(str::to_owned),
+        body: body.clone(),
+        stream,
+    };
+    let direct = format!("{stub}/chat/completions");
+    let k = Some(key.0.as_str());
     let phases = [
-        Phase {
-            name: "direct to stub",
-            url: format!("{stub}/chat/completions"),
-            key: None,
-            body: plain.clone(),
-        },
-        Phase {
-            name: "gateway pass-through",
-            url: gw.clone(),
-            key: Some(key.0.clone()),
-            body: plain,
-        },
-        Phase {
-            name: "gateway healed",
-            url: gw.clone(),
-            key: Some(key.0.clone()),
-            body: healed,
-        },
+        phase("direct to stub", &direct, None, &plain, false),
+        phase("gateway pass-through", &gw, k, &plain, false),
+        phase("gateway healed", &gw, k, &healed, false),
+        phase("direct stream (TTFE)", &direct, None, &streamed, true),
+        phase("gateway stream (TTFE)", &gw, k, &streamed, true),
     ];
     let lat = sequential(&client, &phases, n).await;
-    let mut rows = Vec::new();
-    for (phase, lat) in phases.into_iter().zip(lat) {
-        let rps = throughput(&client, Arc::new(phase), n).await;
-        rows.push((lat, rps));
-    }
-    let (base_p50, base_p99) = (percentile(&rows[0].0, 0.5), percentile(&rows[0].0, 0.99));
+    let p = |i: usize, q: f64| us(percentile(&lat[i], q));
     println!(
-        "{:<22} {:>9} {:>9} {:>14} {:>14} {:>10}",
-        "mode", "p50 µs", "p99 µs", "+p50 vs stub", "+p99 vs stub", "req/s"
+        "{:<24} {:>9} {:>9} {:>12} {:>12}",
+        "mode", "p50 µs", "p99 µs", "+p50 added", "+p99 added"
     );
-    for (name, (lat, rps)) in ["direct to stub", "gateway pass-through", "gateway healed"]
-        .iter()
-        .zip(&rows)
-    {
-        let (p50, p99) = (percentile(lat, 0.5), percentile(lat, 0.99));
+    for (i, ph) in phases.iter().enumerate() {
+        // Streams are compared with the direct stream, the rest with the direct request.
+        let base = if ph.stream { 3 } else { 0 };
         println!(
-            "{:<22} {:>9.0} {:>9.0} {:>14.0} {:>14.0} {:>10.0}",
-            name,
-            us(p50),
-            us(p99),
-            us(p50) - us(base_p50),
-            us(p99) - us(base_p99),
-            rps
+            "{:<24} {:>9.0} {:>9.0} {:>12.0} {:>12.0}",
+            ph.name,
+            p(i, 0.5),
+            p(i, 0.99),
+            p(i, 0.5) - p(base, 0.5),
+            p(i, 0.99) - p(base, 0.99)
         );
+    }
+    println!(
+        "{:<24} {:>6} {:>10} {:>7} {:>7} {:>9}",
+        "mode", "conns", "req/s", "errors", "stalls", "max ms"
+    );
+    let phases: Vec<Arc<Phase>> = phases.into_iter().map(Arc::new).collect();
+    for concurrency in CONCURRENCY {
+        for ph in &phases {
+            if ph.name.starts_with("direct") && ph.stream {
+                continue;
+            }
+            let load = throughput(Arc::clone(ph), n, concurrency).await;
+            println!(
+                "{:<24} {:>6} {:>10.0} {:>7} {:>7} {:>9.1}",
+                ph.name,
+                concurrency,
+                load.rps,
+                load.errors,
+                load.stalls,
+                load.max.as_secs_f64() * 1e3
+            );
+            if let Some(e) = load.first_error {
+                println!("    first error: {e}");
+            }
+        }
     }
     let _ = stop_tx.send(());
     let _ = server.await;

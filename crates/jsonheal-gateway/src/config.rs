@@ -8,6 +8,7 @@
 //! body_limit = 4194304
 //! x_should_retry_false = false
 //! instructions_budget = 4000
+//! backlog = 1024
 //!
 //! [timeouts]
 //! connect_secs = 10
@@ -90,7 +91,12 @@ pub struct Config {
     /// The most tokens the schema instructions for a model without native structured
     /// output may take; larger schemas are rendered compactly, never losing a constraint.
     pub instructions_budget: usize,
+    /// The listen backlog: connections the OS queues before the gateway accepts them.
+    pub backlog: u32,
 }
+
+/// The default listen backlog.
+pub const DEFAULT_BACKLOG: u32 = 1024;
 
 impl Config {
     /// The provider a request routes to: `@name/model` picks `name`, anything else goes to
@@ -144,6 +150,7 @@ impl Config {
             x_should_retry_false: false,
             keepalive: Duration::from_secs(5),
             instructions_budget: jsonheal::schema::InstructionOptions::DEFAULT_BUDGET_TOKENS,
+            backlog: DEFAULT_BACKLOG,
         }
     }
 }
@@ -161,6 +168,7 @@ pub struct Settings {
     pub x_should_retry_false: Option<bool>,
     pub keepalive_secs: Option<f64>,
     pub instructions_budget: Option<usize>,
+    pub backlog: Option<u32>,
     #[serde(default)]
     pub timeouts: TimeoutSettings,
     #[serde(default)]
@@ -213,6 +221,7 @@ impl Settings {
             x_should_retry_false: parse_bool_env(&get, "JSONHEAL_X_SHOULD_RETRY_FALSE")?,
             keepalive_secs: parse_env(&get, "JSONHEAL_KEEPALIVE_SECS")?,
             instructions_budget: parse_env(&get, "JSONHEAL_INSTRUCTIONS_BUDGET")?,
+            backlog: parse_env(&get, "JSONHEAL_BACKLOG")?,
             timeouts: TimeoutSettings {
                 connect_secs: parse_env(&get, "JSONHEAL_CONNECT_TIMEOUT_SECS")?,
                 request_secs: parse_env(&get, "JSONHEAL_REQUEST_TIMEOUT_SECS")?,
@@ -243,6 +252,7 @@ impl Settings {
         take!(x_should_retry_false);
         take!(keepalive_secs);
         take!(instructions_budget);
+        take!(backlog);
         take!(timeouts.connect_secs);
         take!(timeouts.request_secs);
         take!(upstream);
@@ -302,6 +312,10 @@ impl Settings {
             }
             Ok(Duration::from_secs_f64(v))
         };
+        let backlog = self.backlog.unwrap_or(DEFAULT_BACKLOG);
+        if backlog == 0 {
+            bail!("backlog must be positive");
+        }
         let body_limit = self.body_limit.unwrap_or(4 << 20);
         if body_limit == 0 {
             bail!("body_limit must be positive");
@@ -326,6 +340,7 @@ impl Settings {
             x_should_retry_false: self.x_should_retry_false.unwrap_or(false),
             keepalive: secs(self.keepalive_secs, 5.0, "keepalive_secs")?,
             instructions_budget,
+            backlog,
         })
     }
 }

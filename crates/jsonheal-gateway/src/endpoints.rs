@@ -90,6 +90,7 @@ fn tool_call_json(r: &ToolCallRecord) -> Value {
         "raw_arguments": r.raw_arguments,
         "input": Value::Object(healing::decode_input(Some(&r.input))),
         "strategy": r.strategy,
+        "truncated": r.truncated,
         "created": r.created_at,
     })
 }

@@ -8,6 +8,7 @@
 use std::sync::{Arc, OnceLock};
 
 use jsonheal::args::{Strategy, ToolMap};
+use jsonheal::extract::CandidateSource;
 use jsonheal::quotes::QuoteMode;
 use jsonheal::schema::{HealOptions, InstructionOptions, Schema};
 use serde_json::{Map, Value};
@@ -45,6 +46,17 @@ impl CompiledSchema {
     /// configured budget (written once per schema and kept with it).
     pub fn instructions(&self) -> String {
         jsonheal::schema::instructions_with(&self.schema, &self.instructions)
+    }
+
+    /// Shape `value` to the schema with the same safe coercions schema healing makes
+    /// (`"true"` → `true` for a boolean, `"3"` → `3` for an integer, …); returns them, as
+    /// the library reports them.
+    pub fn coerce(&self, value: &mut Value) -> Vec<Value> {
+        let opts = HealOptions::default().coerce;
+        jsonheal::schema::coerce(value, &self.schema, &opts)
+            .iter()
+            .filter_map(|c| serde_json::to_value(c).ok())
+            .collect()
     }
 
     /// Schema violations of `value`, each as `at <path>: <message>`; empty when valid.
@@ -109,9 +121,9 @@ pub struct HealFailure {
 pub struct HealSuccess {
     /// The schema-valid value.
     pub value: Value,
-    /// Where the answer was found in the reply (serialised for the `jsonheal` body object).
-    pub candidate: Value,
-    /// Names of the repairs made (`trailing_comma`, …).
+    /// Where the answer was found in the reply: `whole`, `fence`, `span` or `repaired`.
+    pub candidate: &'static str,
+    /// Names of the repairs made (`trailing_comma`, …), each once, in order of first use.
     pub repairs: Vec<String>,
     /// Coercions made to satisfy the schema (as the library reports them).
     pub coercions: Vec<Value>,
@@ -130,8 +142,8 @@ pub fn truncated_feedback() -> String {
 pub fn heal(text: &str, schema: &CompiledSchema) -> Result<HealSuccess, HealFailure> {
     match jsonheal::heal(text, &schema.schema, &HealOptions::default()) {
         Ok(healed) => Ok(HealSuccess {
-            candidate: serde_json::to_value(healed.candidate).unwrap_or(Value::Null),
-            repairs: healed.repairs.iter().map(|r| r.kind.to_owned()).collect(),
+            candidate: candidate_name(healed.candidate),
+            repairs: distinct(healed.repairs.iter().map(|r| r.kind)),
             coercions: healed
                 .coercions
                 .iter()
@@ -144,6 +156,28 @@ pub fn heal(text: &str, schema: &CompiledSchema) -> Result<HealSuccess, HealFail
             feedback: e.feedback,
         }),
     }
+}
+
+/// The report name of where an answer was found (a fence's index is left out: the name is
+/// one of four fixed strings).
+fn candidate_name(c: CandidateSource) -> &'static str {
+    match c {
+        CandidateSource::Whole => "whole",
+        CandidateSource::Fence(_) => "fence",
+        CandidateSource::Span => "span",
+        CandidateSource::Repaired => "repaired",
+    }
+}
+
+/// Each name once, in order of first appearance.
+fn distinct<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for n in names {
+        if !out.iter().any(|o| o == n) {
+            out.push(n.to_owned());
+        }
+    }
+    out
 }
 
 /// Tool-call arguments normalised into an object.
@@ -171,7 +205,7 @@ pub fn normalize_args(
     let n = jsonheal::args::normalize_with(tool, raw, tool_map(), parameters, QuoteMode::Code)
         .map_err(|e| e.to_string())?;
     Ok(NormalizedArgs {
-        truncated: n.is_truncated(),
+        truncated: n.truncated,
         strategy: n.strategy.name().to_owned(),
         value: n.value,
     })

@@ -36,10 +36,12 @@ pub mod upstream;
 pub mod wire;
 
 use std::future::Future;
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::Context;
-use tokio::net::TcpListener;
+use axum::serve::ListenerExt;
+use tokio::net::{TcpListener, TcpSocket, TcpStream};
 
 use crate::config::Config;
 
@@ -52,8 +54,7 @@ pub async fn serve(
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    let listener = TcpListener::bind(config.listen)
-        .await
+    let listener = bind(config.listen, config.backlog)
         .with_context(|| format!("cannot listen on {}", config.listen))?;
     // Both block (PostgreSQL connects, migrates and makes the local account over the
     // network), so they run off the async runtime.
@@ -69,6 +70,30 @@ pub async fn serve(
     .await
     .context("the database task failed")??;
     serve_listener(listener, state, writer, shutdown).await
+}
+
+/// A listener on `addr` whose accept queue holds `backlog` connections: a burst of new
+/// connections beyond the queue waits for SYN retransmits (a second or more), so the default
+/// (1024) is well above the OS's usual 128. The kernel caps it at `net.core.somaxconn`.
+pub fn bind(addr: SocketAddr, backlog: u32) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        TcpSocket::new_v4()?
+    } else {
+        TcpSocket::new_v6()?
+    };
+    // A restarted gateway can bind while the old connections are in TIME_WAIT.
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(backlog)
+}
+
+/// Options set on every accepted connection. `TCP_NODELAY`: a streamed response writes small
+/// pieces (headers, then each event); with Nagle's algorithm on, the first event waits for
+/// the client's delayed ACK (~40 ms) before it leaves.
+pub fn tune_accepted(stream: &TcpStream) {
+    if let Err(e) = stream.set_nodelay(true) {
+        tracing::warn!(error = %e, "cannot set TCP_NODELAY on a connection");
+    }
 }
 
 /// Serve `state` on an already bound `listener` until `shutdown` completes.
@@ -95,6 +120,7 @@ pub async fn serve_listener(
         database = %store::redact_url(&config.database),
         "jsonheal gateway listening"
     );
+    let listener = listener.tap_io(|tcp: &mut TcpStream| tune_accepted(tcp));
     axum::serve(listener, app(state))
         .with_graceful_shutdown(shutdown)
         .await
@@ -144,4 +170,24 @@ pub async fn shutdown_signal() {
         () = term => {},
     }
     tracing::info!("shutdown signal received; finishing in-flight requests");
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn accepted_connections_get_tcp_nodelay_and_the_backlog_binds() {
+        let listener = bind(SocketAddr::from(([127, 0, 0, 1], 0)), 1024).unwrap();
+        let addr = listener.local_addr().unwrap();
+        let _client = TcpStream::connect(addr).await.unwrap();
+        let (accepted, _) = listener.accept().await.unwrap();
+        assert!(
+            !accepted.nodelay().unwrap(),
+            "off by default: the test can fail"
+        );
+        tune_accepted(&accepted);
+        assert!(accepted.nodelay().unwrap());
+    }
 }

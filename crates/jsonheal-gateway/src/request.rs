@@ -13,6 +13,8 @@ use crate::store::Account;
 
 /// The largest `max_attempts` a request may ask for.
 pub const MAX_ATTEMPTS_LIMIT: u64 = 10;
+/// The `response_format.json_schema.name` the gateway gives a schema that has none.
+pub const SCHEMA_NAME: &str = "response";
 /// The OpenRouter plugin id that turns healing on.
 pub const HEALING_PLUGIN: &str = "response-healing";
 
@@ -27,7 +29,7 @@ pub struct Healing {
 /// A tool the request declared.
 pub struct Tool {
     pub parameters: Option<Value>,
-    /// The compiled `parameters`, used to check arguments (compiled only when healing).
+    /// The compiled `parameters`: arguments are coerced to it, and checked when healing.
     pub schema: Option<Arc<CompiledSchema>>,
 }
 
@@ -139,6 +141,10 @@ pub fn prepare(
                     "response_format.json_schema",
                 )
             })?;
+        // OpenAI refuses a `json_schema` without a name; clients often leave it out.
+        if js.get("name").is_none_or(Value::is_null) {
+            js.insert("name".to_owned(), Value::String(SCHEMA_NAME.to_owned()));
+        }
         if let Some(opts) = js.remove("healing_options") {
             format_has_options = true;
             let n = read_max_attempts(
@@ -161,7 +167,7 @@ pub fn prepare(
                 Some("json_schema") | Some("json_object")
             ));
 
-    let tools = Arc::new(read_tools(&body, wants_healing.then_some(schemas))?);
+    let tools = Arc::new(read_tools(&body, schemas)?);
 
     let healing = if wants_healing {
         let (schema_value, source) = match (response_schema, format_schema) {
@@ -250,7 +256,7 @@ fn take_healing_plugin(body: &mut Map<String, Value>) -> Result<bool, ApiError> 
 
 fn read_tools(
     body: &Map<String, Value>,
-    schemas: Option<&SchemaCache>,
+    schemas: &SchemaCache,
 ) -> Result<HashMap<String, Tool>, ApiError> {
     let mut tools = HashMap::new();
     let Some(list) = body.get("tools") else {
@@ -270,10 +276,9 @@ fn read_tools(
         let parameters = f.get("parameters").cloned();
         // A schema the validator cannot compile only loses the argument check; the
         // upstream decides whether the tool itself is acceptable.
-        let schema = match (schemas, &parameters) {
-            (Some(cache), Some(p)) => cache.get_or_compile(p).ok(),
-            _ => None,
-        };
+        let schema = parameters
+            .as_ref()
+            .and_then(|p| schemas.get_or_compile(p).ok());
         tools.insert(name.to_owned(), Tool { parameters, schema });
     }
     Ok(tools)
@@ -298,7 +303,7 @@ fn shape_for_healing(
             body.insert(
                 "response_format".to_owned(),
                 json!({"type": "json_schema", "json_schema": {
-                    "name": "response", "schema": healing.schema.raw()}}),
+                    "name": SCHEMA_NAME, "schema": healing.schema.raw()}}),
             );
         }
     } else if format_type == Some("json_schema") {

@@ -6,6 +6,7 @@ use axum::extract::Request;
 use axum::http::HeaderValue;
 use axum::middleware::Next;
 use axum::response::Response;
+use tracing::Instrument;
 
 /// A request's id: `req_` and 24 hex digits.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,7 +50,9 @@ pub fn random_hex() -> String {
 pub async fn layer(mut req: Request, next: Next) -> Response {
     let id = RequestId::new();
     req.extensions_mut().insert(id.clone());
-    let mut response = next.run(req).await;
+    // Every log line about the request carries its id (streaming tasks re-enter the span).
+    let span = tracing::info_span!("request", request_id = %id);
+    let mut response = next.run(req).instrument(span).await;
     crate::error::finish_response(&mut response, &id);
     if let Ok(v) = HeaderValue::from_str(&id.0) {
         response.headers_mut().insert("x-request-id", v);

@@ -272,17 +272,60 @@ pub struct FunctionDelta {
     pub arguments: Option<String>,
 }
 
-/// The `jsonheal` object of a healed answer: what the gateway did.
+/// The `jsonheal` object: what the gateway did to an answer. One shape everywhere (healed
+/// answers, and pass-through answers whose tool calls it normalised); documented in
+/// `docs/gateway.md`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
     /// Upstream calls made.
     pub attempts: u32,
-    /// Where the answer was found.
-    pub candidate: Value,
-    /// Repairs made.
+    /// Where the answer was found: `whole`, `fence`, `span` or `repaired` for content,
+    /// `tool_calls` for an answer made of tool calls.
+    pub candidate: String,
+    /// Syntax repairs made to the content, each name once.
     pub repairs: Vec<String>,
-    /// Coercions made to fit the schema.
+    /// Coercions made to fit the content to the schema.
     pub coercions: Vec<Value>,
+    /// One entry per tool call of the answer.
+    pub tool_calls: Vec<ToolCallReport>,
+}
+
+impl Report {
+    /// Whether anything was changed: the `x-jsonheal-repaired` header.
+    pub fn repaired(&self) -> bool {
+        !self.repairs.is_empty()
+            || !self.coercions.is_empty()
+            || self.tool_calls.iter().any(ToolCallReport::changed)
+    }
+
+    /// Whether some tool call's arguments were cut off: the `x-jsonheal-truncated` header.
+    pub fn truncated(&self) -> bool {
+        self.tool_calls.iter().any(|c| c.truncated)
+    }
+}
+
+/// What was done to one tool call's arguments.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolCallReport {
+    /// The call's `id`.
+    pub id: Option<String>,
+    /// The tool.
+    pub name: String,
+    /// How the arguments became an object (`valid`, `single_quotes`, …, or `failed`).
+    pub strategy: String,
+    /// The arguments were cut off: they are passed on unchanged, not completed.
+    pub truncated: bool,
+    /// Coercions made to fit the tool's declared `parameters`.
+    pub coercions: Vec<Value>,
+}
+
+impl ToolCallReport {
+    /// Whether the arguments sent on differ from the model's.
+    pub fn changed(&self) -> bool {
+        !self.truncated
+            && self.strategy != crate::tools::FAILED_STRATEGY
+            && (self.strategy != crate::healing::valid_strategy() || !self.coercions.is_empty())
+    }
 }
 
 fn lenient_u64<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {

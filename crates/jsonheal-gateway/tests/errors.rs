@@ -10,14 +10,6 @@ use common::*;
 use jsonheal_gateway::store::Store;
 use serde_json::{json, Value};
 
-fn heal_request(schema: Value) -> Value {
-    json!({
-        "model": "stub-model",
-        "messages": [{"role": "user", "content": "Who wrote the first program?"}],
-        "response_schema": schema
-    })
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_missing_or_wrong_key_is_401_in_openai_shape() {
     let up = upstream().await;

@@ -11,14 +11,6 @@ use serde_json::{json, Value};
 
 const EXACT_503: &str = r#"{"error":{"message":"Failed to generate a valid JSON response. Please, try again later.","type":"service_unavailable","param":null,"code":"service_unavailable"}}"#;
 
-fn heal_request(schema: Value) -> Value {
-    json!({
-        "model": "stub-model",
-        "messages": [{"role": "user", "content": "Who wrote the first program?"}],
-        "response_schema": schema
-    })
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn heals_a_fenced_prose_reply_on_the_first_attempt() {
     let up = upstream().await;
@@ -44,7 +36,7 @@ async fn heals_a_fenced_prose_reply_on_the_first_attempt() {
     assert_eq!(body["id"], "chatcmpl-up1");
     assert_eq!(body["jsonheal"]["attempts"], 1);
     assert!(!body["jsonheal"]["repairs"].as_array().unwrap().is_empty());
-    assert!(body["jsonheal"]["candidate"].is_object() || body["jsonheal"]["candidate"].is_string());
+    assert_eq!(body["jsonheal"]["candidate"], "fence");
 
     // What the upstream saw: instructions first, the schema never as `response_schema`.
     let sent = &up.bodies()[0];
@@ -360,7 +352,7 @@ async fn streamed_healing_success_byte_for_byte() {
         chunk(
             ENV,
             r#"[{"index":0,"delta":{},"finish_reason":"stop"}]"#,
-            r#","usage":null,"jsonheal":{"attempts":2,"candidate":"whole","repairs":[],"coercions":[]}"#,
+            r#","usage":null,"jsonheal":{"attempts":2,"candidate":"whole","repairs":[],"coercions":[],"tool_calls":[]}"#,
         ),
         chunk(
             ENV,
@@ -595,23 +587,17 @@ async fn tool_call_arguments_that_fail_the_schema_trigger_a_reask_when_healing()
 async fn streamed_tool_call_arguments_are_buffered_and_sent_repaired() {
     let up = upstream().await;
     let gw = gateway(&up.url, |_| {}).await;
-    let env = json!({"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m"});
-    let mk = |choices: Value| {
-        let mut v = env.clone();
-        v["choices"] = choices;
-        event(&v)
-    };
     up.push(Reply::Sse(vec![
-        mk(
+        chunk_event(
             json!([{"index": 0, "delta": {"role": "assistant", "content": null, "tool_calls": [
             {"index": 0, "id": "call_9", "type": "function",
              "function": {"name": "read_file", "arguments": ""}}]}, "finish_reason": null}]),
         ),
-        mk(json!([{"index": 0, "delta": {"tool_calls": [
+        chunk_event(json!([{"index": 0, "delta": {"tool_calls": [
             {"index": 0, "function": {"arguments": "{path: 'a"}}]}, "finish_reason": null}])),
-        mk(json!([{"index": 0, "delta": {"tool_calls": [
+        chunk_event(json!([{"index": 0, "delta": {"tool_calls": [
             {"index": 0, "function": {"arguments": ".txt'}"}}]}, "finish_reason": null}])),
-        mk(json!([{"index": 0, "delta": {}, "finish_reason": "tool_calls"}])),
+        chunk_event(json!([{"index": 0, "delta": {}, "finish_reason": "tool_calls"}])),
         "data: [DONE]\n\n".to_owned(),
     ]));
     let mut req = tools_request();
@@ -631,10 +617,14 @@ async fn streamed_tool_call_arguments_are_buffered_and_sent_repaired() {
     assert_eq!(calls[0][0]["id"], "call_9");
     assert_eq!(calls[0][0]["function"]["name"], "read_file");
     assert_eq!(calls[0][0]["function"]["arguments"], r#"{"path":"a.txt"}"#);
-    assert_eq!(
-        chunks.last().unwrap()["choices"][0]["finish_reason"],
-        "tool_calls"
-    );
+    let n = chunks.len();
+    assert_eq!(chunks[n - 2]["choices"][0]["finish_reason"], "tool_calls");
+    // The report follows the last choice, in the one `jsonheal` shape.
+    assert_eq!(chunks[n - 1]["choices"], json!([]));
+    let report = &chunks[n - 1]["jsonheal"];
+    assert_eq!(report["candidate"], "tool_calls");
+    assert_eq!(report["tool_calls"][0]["strategy"], "quotes_and_keys");
+    assert_eq!(report["tool_calls"][0]["truncated"], false);
     assert_eq!(data.last().unwrap(), "[DONE]");
     // Recorded once the stream ends.
     let mut records = Value::Null;

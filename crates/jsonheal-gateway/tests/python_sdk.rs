@@ -10,25 +10,9 @@ use std::process::Command;
 
 use common::*;
 
-fn openai_importable() -> bool {
-    Command::new("python3")
-        .args(["-c", "import openai"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn openai_python_sdk_talks_to_the_gateway() {
-    if !openai_importable() {
-        if std::env::var_os("CI").is_some() {
-            panic!(
-                "CI is set but `python3 -c 'import openai'` fails: install it (pip install openai)"
-            );
-        }
-        eprintln!(
-            "\n*** SKIPPED openai_python_sdk_talks_to_the_gateway: python3 cannot import `openai` \
-             (pip install openai) ***\n"
-        );
+    if !python_openai_available("openai_python_sdk_talks_to_the_gateway") {
         return;
     }
     let up = upstream().await;

@@ -168,6 +168,8 @@ fn tool_calls_belong_to_one_account(place: &Place) {
         raw_arguments: "{file: 'x'}".to_owned(),
         input: r#"{"file":"x"}"#.to_owned(),
         strategy: "repaired".to_owned(),
+        // A call without an id stands for one whose arguments were cut off.
+        truncated: call_id.is_none(),
     };
     let ids = s
         .record_tool_calls(&[call(a.id, Some("call_1")), call(a.id, None)])
@@ -188,13 +190,10 @@ fn tool_calls_belong_to_one_account(place: &Place) {
     assert_eq!(first.raw_arguments, "{file: 'x'}");
     assert_eq!(first.input, r#"{"file":"x"}"#);
     assert_eq!(first.call_id.as_deref(), Some("call_1"));
-    assert_eq!(
-        s.tool_call(a.id, ids[1])
-            .expect("gets")
-            .expect("exists")
-            .call_id,
-        None
-    );
+    assert!(!first.truncated);
+    let second = s.tool_call(a.id, ids[1]).expect("gets").expect("exists");
+    assert_eq!(second.call_id, None);
+    assert!(second.truncated, "the cut-off flag is kept");
     assert!(s.tool_call(a.id, idb).expect("gets").is_none());
     s.delete_account("b").expect("deletes");
     assert!(s.tool_calls(b.id, 100).expect("lists").is_empty());

@@ -191,6 +191,10 @@ pub struct Normalized {
     pub repairs: Vec<Repair>,
     /// How many string values had typographic quotes folded (see [`QuoteMode`]).
     pub quotes_folded: usize,
+    /// Whether the input was cut short (a `truncated` repair): the object holds what the
+    /// text had, completed, so callers that need whole arguments must not take it as
+    /// complete.
+    pub truncated: bool,
 }
 
 impl Normalized {
@@ -203,9 +207,7 @@ impl Normalized {
     /// Whether the input was cut short and completed; callers that need whole arguments
     /// refuse these.
     pub fn is_truncated(&self) -> bool {
-        self.repairs
-            .iter()
-            .any(|r| r.kind() == RepairKind::Truncated)
+        self.truncated
     }
 }
 
@@ -230,6 +232,10 @@ pub fn normalize_with(
     let ctx = Ctx::new(tool, map, parameters);
     let mut out = ctx.run(raw)?;
     out.quotes_folded = fold_quotes(&mut out.value, raw, quotes);
+    out.truncated = out
+        .repairs
+        .iter()
+        .any(|r| r.kind() == RepairKind::Truncated);
     Ok(out)
 }
 
@@ -671,6 +677,7 @@ impl<'a> Ctx<'a> {
                     strategy,
                     repairs,
                     quotes_folded: 0,
+                    truncated: false,
                 })
             }
             Value::Null => Ok(empty(repairs)),
@@ -929,6 +936,7 @@ impl<'a> Ctx<'a> {
             strategy: Strategy::Repaired,
             repairs,
             quotes_folded: 0,
+            truncated: false,
         })
     }
 
@@ -1063,6 +1071,7 @@ impl<'a> Ctx<'a> {
             strategy: Strategy::CliArgs,
             repairs,
             quotes_folded: 0,
+            truncated: false,
         }
     }
 
@@ -1103,6 +1112,7 @@ fn empty(repairs: Vec<Repair>) -> Normalized {
         strategy: Strategy::Empty,
         repairs,
         quotes_folded: 0,
+        truncated: false,
     }
 }
 
@@ -1114,6 +1124,7 @@ fn wrap(field: &str, value: Value, repairs: Vec<Repair>) -> Normalized {
         strategy: Strategy::PlainWrap,
         repairs,
         quotes_folded: 0,
+        truncated: false,
     }
 }
 
@@ -1568,5 +1579,17 @@ mod tests {
         assert_eq!(leading_key("http://x"), None);
         assert_eq!(leading_key("C:\\x"), None);
         assert_eq!(leading_key("no colon"), None);
+    }
+
+    #[test]
+    fn a_cut_off_input_is_reported_truncated() {
+        let opts = ArgsOptions::default();
+        let n = normalize("read_file", r#"{"path": "src/ma"#, &opts).expect("an object");
+        assert!(n.truncated && n.is_truncated());
+        assert_eq!(n.value.get("path"), Some(&Value::from("src/ma")));
+        let n = normalize("read_file", r#"{"path": "src/main.rs"}"#, &opts).expect("an object");
+        assert!(!n.truncated);
+        let n = normalize("read_file", "{path: 'a.txt',}", &opts).expect("an object");
+        assert!(!n.truncated, "repaired is not truncated");
     }
 }

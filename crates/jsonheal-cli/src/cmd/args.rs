@@ -36,7 +36,7 @@ pub struct ArgsArgs {
     #[arg(long, value_name = "MODE", default_value = "code", value_parser = parse_quote_mode)]
     quotes: QuoteMode,
     /// Batch mode: input lines `{"id", "input", "tool"}`, output lines
-    /// `{"id", "ok", "value" | "error", "strategy", "repairs"}`, in input order.
+    /// `{"id", "ok", "value" | "error", "strategy", "truncated", "repairs"}`, in input order.
     #[arg(long)]
     jsonl: bool,
 }
@@ -44,6 +44,10 @@ pub struct ArgsArgs {
 fn parse_quote_mode(s: &str) -> Result<QuoteMode, String> {
     s.parse()
 }
+
+/// The exit status of one call whose arguments were cut off (1 is "no object", 2 a usage or
+/// I/O error).
+pub const EXIT_TRUNCATED: u8 = 3;
 
 pub fn run(args: ArgsArgs) -> anyhow::Result<ExitCode> {
     let mut map = ToolMap::builtin();
@@ -84,6 +88,15 @@ pub fn run(args: ArgsArgs) -> anyhow::Result<ExitCode> {
             let mut out = io::stdout().lock();
             writeln!(out, "{}", n.to_json_string())?;
             out.flush()?;
+            if n.truncated {
+                // The object is what the text had, completed: usable to inspect, never to
+                // run as if the model had finished the call.
+                eprintln!(
+                    "jsonheal: warning: the arguments were cut off before they were complete; \
+                     the object above was completed from what was there"
+                );
+                return Ok(ExitCode::from(EXIT_TRUNCATED));
+            }
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
@@ -259,7 +272,9 @@ fn write_ok(out: &mut Vec<u8>, id: &Value, n: &Normalized) -> bool {
     write_json(out, &n.value);
     out.extend_from_slice(b",\"strategy\":\"");
     out.extend_from_slice(n.strategy.name().as_bytes());
-    out.extend_from_slice(b"\",\"repairs\":[");
+    out.extend_from_slice(b"\",\"truncated\":");
+    out.extend_from_slice(if n.truncated { b"true" } else { b"false" });
+    out.extend_from_slice(b",\"repairs\":[");
     for (i, r) in n.repairs.iter().enumerate() {
         if i > 0 {
             out.push(b',');
@@ -283,7 +298,7 @@ fn write_error(out: &mut Vec<u8>, id: &Value, message: &str) -> bool {
     write_json(out, id);
     out.extend_from_slice(b",\"ok\":false,\"error\":");
     write_json(out, message);
-    out.extend_from_slice(b",\"strategy\":null,\"repairs\":[]}");
+    out.extend_from_slice(b",\"strategy\":null,\"truncated\":false,\"repairs\":[]}");
     false
 }
 

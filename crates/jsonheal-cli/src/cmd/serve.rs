@@ -35,6 +35,10 @@ pub struct ServeArgs {
     /// Send `x-should-retry: false` with healing failures so OpenAI SDKs do not retry them.
     #[arg(long)]
     x_should_retry_false: bool,
+    /// Connections the OS queues before the gateway accepts them (default 1024; capped by
+    /// the kernel's net.core.somaxconn).
+    #[arg(long, value_name = "N")]
+    backlog: Option<u32>,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
@@ -56,6 +60,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         no_auth: args.no_auth.then_some(true),
         default_provider: args.default_provider,
         x_should_retry_false: args.x_should_retry_false.then_some(true),
+        backlog: args.backlog,
         ..Settings::default()
     };
     let config = file

@@ -30,14 +30,13 @@ pub(super) struct Healed {
     pub message: Message,
     pub finish_reason: Option<String>,
     pub report: Report,
-    pub repaired: bool,
     pub tool_calls: Vec<NewToolCall>,
 }
 
 impl Healed {
     /// The request-log outcome.
     pub fn label(&self, attempts: u32) -> &'static str {
-        if self.repaired || attempts > 1 {
+        if self.report.repaired() || attempts > 1 {
             "healed"
         } else {
             "valid"
@@ -52,6 +51,9 @@ pub(super) struct Run {
     /// The last upstream response (its id, created, model are reused in the answer).
     pub last: Option<ChatCompletion>,
 }
+
+/// The report's `candidate` for an answer made of tool calls.
+pub(super) const TOOL_CALLS_CANDIDATE: &str = "tool_calls";
 
 /// What one attempt's reply is worth.
 type Verdict = Result<Option<healing::HealSuccess>, (FailureKind, String)>;
@@ -99,7 +101,8 @@ pub(super) async fn run(state: &AppState, req: &ChatRequest, request_id: &Reques
         let mut message = choice.message;
         let raw_content = message.text();
         let has_tool_calls = !message.calls().is_empty();
-        let (tool_calls, problems) = tools::normalize_message(&mut message, &req.tools, true);
+        let calls = tools::normalize_message(&mut message, &req.tools, true);
+        let problems = &calls.problems;
 
         let verdict: Verdict = if finish_reason.as_deref() == Some("length") {
             Err((FailureKind::Truncated, healing::truncated_feedback()))
@@ -145,36 +148,31 @@ pub(super) async fn run(state: &AppState, req: &ChatRequest, request_id: &Reques
         );
         match verdict {
             Ok(success) => {
-                let (report, repaired) = match success {
+                let report = match success {
                     Some(s) => {
                         let text = serde_json::to_string(&s.value).unwrap_or_default();
                         message.content = Some(Content::Text(text));
-                        let repaired = !s.repairs.is_empty() || !s.coercions.is_empty();
-                        let report = Report {
+                        Report {
                             attempts: attempt,
-                            candidate: s.candidate,
+                            candidate: s.candidate.to_owned(),
                             repairs: s.repairs,
                             coercions: s.coercions,
-                        };
-                        (report, repaired)
+                            tool_calls: calls.reports,
+                        }
                     }
-                    None => {
-                        let repaired = tools::any_repaired(&tool_calls);
-                        let report = Report {
-                            attempts: attempt,
-                            candidate: json!("tool_calls"),
-                            repairs: Vec::new(),
-                            coercions: Vec::new(),
-                        };
-                        (report, repaired)
-                    }
+                    None => Report {
+                        attempts: attempt,
+                        candidate: TOOL_CALLS_CANDIDATE.to_owned(),
+                        repairs: Vec::new(),
+                        coercions: Vec::new(),
+                        tool_calls: calls.reports,
+                    },
                 };
                 run.outcome = Outcome::Healed(Box::new(Healed {
                     message,
                     finish_reason,
                     report,
-                    repaired,
-                    tool_calls,
+                    tool_calls: calls.records,
                 }));
                 run.last = Some(resp);
                 return run;
@@ -230,22 +228,17 @@ pub(super) async fn respond(ctx: &Ctx, req: &ChatRequest) -> Result<Response, Ap
             if run.usage.is_some() {
                 resp.usage = run.usage;
             }
-            resp.jsonheal = Some(healed.report);
+            resp.jsonheal = Some(healed.report.clone());
             ctx.record_tool_calls(healed.tool_calls).await;
             ctx.finish(
                 outcome,
                 StatusCode::OK,
                 run.attempts,
-                healed.repaired,
+                healed.report.repaired(),
                 run.usage,
             );
             let mut response = axum::Json(resp).into_response();
-            let h = response.headers_mut();
-            h.insert("x-jsonheal-attempts", HeaderValue::from(run.attempts));
-            h.insert(
-                "x-jsonheal-repaired",
-                HeaderValue::from_static(if healed.repaired { "true" } else { "false" }),
-            );
+            super::mark(response.headers_mut(), &healed.report);
             Ok(response)
         }
         Outcome::Failed => {

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use axum::body::Body;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use serde_json::Value;
@@ -22,7 +22,7 @@ use crate::request::{self, ChatRequest};
 use crate::request_id::RequestId;
 use crate::state::AppState;
 use crate::store::{Account, NewToolCall, RequestRecord};
-use crate::wire::Usage;
+use crate::wire::{Report, Usage};
 
 /// What one request is about, for logs, the request log and tool-call records.
 #[derive(Clone)]
@@ -96,6 +96,15 @@ impl Ctx {
 /// The status recorded for a request whose client went away (nginx's convention).
 fn client_closed() -> StatusCode {
     StatusCode::from_u16(499).unwrap_or(StatusCode::BAD_REQUEST)
+}
+
+/// Mark a response with the report's headers: `x-jsonheal-attempts`, `x-jsonheal-repaired`
+/// (true only when the report lists a change) and `x-jsonheal-truncated`.
+fn mark(headers: &mut HeaderMap, report: &Report) {
+    let flag = |b: bool| HeaderValue::from_static(if b { "true" } else { "false" });
+    headers.insert("x-jsonheal-attempts", HeaderValue::from(report.attempts));
+    headers.insert("x-jsonheal-repaired", flag(report.repaired()));
+    headers.insert("x-jsonheal-truncated", flag(report.truncated()));
 }
 
 /// The handler.

@@ -1,14 +1,15 @@
 //! No healing, no streaming: forward, normalise tool-call arguments, return.
 
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
+use super::heal::TOOL_CALLS_CANDIDATE;
 use super::Ctx;
 use crate::error::ApiError;
 use crate::request::ChatRequest;
 use crate::tools;
 use crate::upstream::not_a_completion;
-use crate::wire::{ChatCompletion, Usage};
+use crate::wire::{ChatCompletion, Report, Usage};
 
 /// Just the `usage` of a completion; reading it also checks the body is JSON, without
 /// building a tree of the rest.
@@ -48,12 +49,30 @@ pub(super) async fn respond(ctx: &Ctx, req: &ChatRequest) -> Result<Response, Ap
     }
     let mut resp: ChatCompletion =
         serde_json::from_slice(&bytes).map_err(|e| not_a_completion(provider, &e))?;
-    let mut calls = Vec::new();
+    let mut records = Vec::new();
+    let mut reports = Vec::new();
     for choice in &mut resp.choices {
-        calls.extend(tools::normalize_message(&mut choice.message, &req.tools, false).0);
+        let calls = tools::normalize_message(&mut choice.message, &req.tools, false);
+        records.extend(calls.records);
+        reports.extend(calls.reports);
     }
-    let repaired = tools::any_repaired(&calls);
-    ctx.record_tool_calls(calls).await;
-    ctx.finish("passthrough", StatusCode::OK, 0, repaired, resp.usage);
-    Ok(axum::Json(resp).into_response())
+    let report = Report {
+        attempts: 1,
+        candidate: TOOL_CALLS_CANDIDATE.to_owned(),
+        repairs: Vec::new(),
+        coercions: Vec::new(),
+        tool_calls: reports,
+    };
+    ctx.record_tool_calls(records).await;
+    ctx.finish(
+        "passthrough",
+        StatusCode::OK,
+        0,
+        report.repaired(),
+        resp.usage,
+    );
+    let mut response_headers = HeaderMap::new();
+    super::mark(&mut response_headers, &report);
+    resp.jsonheal = Some(report);
+    Ok((response_headers, axum::Json(resp)).into_response())
 }

@@ -12,6 +12,7 @@ use bytes::Bytes;
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
+use tracing::Instrument;
 
 use super::heal::{self, Outcome};
 use super::tool_stream::ToolCallBuffer;
@@ -113,7 +114,8 @@ async fn send_all(tx: &mpsc::Sender<Bytes>, out: Vec<Bytes>) -> bool {
 /// answer as chunks — or the error chunk.
 pub(super) fn heal(ctx: Ctx, req: ChatRequest) -> Response {
     let (tx, rx) = mpsc::channel::<Bytes>(64);
-    tokio::spawn(async move {
+    tokio::spawn(
+        async move {
         let keepalive = ctx.state.config().keepalive;
         if tx.send(sse::comment("jsonheal: healing")).await.is_err() {
             return;
@@ -165,7 +167,7 @@ pub(super) fn heal(ctx: Ctx, req: ChatRequest) -> Response {
         match run.outcome {
             Outcome::Healed(healed) => {
                 outcome_label = healed.label(run.attempts);
-                (status, repaired) = (StatusCode::OK, healed.repaired);
+                (status, repaired) = (StatusCode::OK, healed.report.repaired());
                 let role = Delta {
                     role: Some("assistant".to_owned()),
                     content: Some(json!("")),
@@ -242,7 +244,7 @@ pub(super) fn heal(ctx: Ctx, req: ChatRequest) -> Response {
         out.push(sse::done());
         send_all(&tx, out).await;
         ctx.finish(outcome_label, status, run.attempts, repaired, run.usage);
-    });
+    }.instrument(tracing::Span::current()));
     sse_response(rx)
 }
 
@@ -279,84 +281,95 @@ pub(super) async fn pass(ctx: Ctx, req: ChatRequest) -> Result<Response, ApiErro
         }
     }
     let (tx, rx) = mpsc::channel::<Bytes>(64);
-    tokio::spawn(async move {
-        let mut buffer = ToolCallBuffer::new(&req.tools);
-        let mut usage: Option<Usage> = None;
-        let mut env: Option<Chunk> = None;
-        let mut failure: Option<ApiError> = None;
-        let mut done = false;
-        while !done {
-            let Some(ev) = queue.pop_front() else {
-                match upstream.next().await {
-                    Some(Ok(bytes)) => match parser.push(&bytes) {
-                        Ok(evs) => queue.extend(evs),
-                        Err(why) => {
-                            failure = Some(broken(why));
+    tokio::spawn(
+        async move {
+            let mut buffer = ToolCallBuffer::new(&req.tools);
+            let mut usage: Option<Usage> = None;
+            let mut env: Option<Chunk> = None;
+            let mut failure: Option<ApiError> = None;
+            let mut done = false;
+            while !done {
+                let Some(ev) = queue.pop_front() else {
+                    match upstream.next().await {
+                        Some(Ok(bytes)) => match parser.push(&bytes) {
+                            Ok(evs) => queue.extend(evs),
+                            Err(why) => {
+                                failure = Some(broken(why));
+                                break;
+                            }
+                        },
+                        Some(Err(e)) => {
+                            failure = Some(map_error(&provider, &e));
+                            break;
+                        }
+                        None => break,
+                    }
+                    continue;
+                };
+                let out = match ev.data.as_deref() {
+                    None => vec![ev.raw],
+                    Some("[DONE]") => {
+                        let env = env
+                            .clone()
+                            .unwrap_or_else(|| envelope(None, None, None, None, &ctx.model));
+                        let mut out = buffer.flush_all(&env);
+                        // After the last choice chunk, before [DONE]: what was done to the
+                        // tool calls, in the same `jsonheal` shape as a healed answer.
+                        if let Some(report) = buffer.report() {
+                            let mut c = Chunk::like(&env);
+                            c.jsonheal = Some(report);
+                            out.push(sse::data(&c));
+                        }
+                        out.push(ev.raw);
+                        done = true;
+                        out
+                    }
+                    Some(data) => match serde_json::from_str::<Chunk>(data) {
+                        Ok(c) => {
+                            if let Some(u) = c.usage.as_ref().filter(|u| !u.is_null()) {
+                                let u = serde_json::from_value::<Usage>(u.clone()).ok();
+                                Usage::accumulate(&mut usage, u.as_ref());
+                            }
+                            env = Some(envelope_of(&c, &ctx.model));
+                            buffer.process(c, ev.raw)
+                        }
+                        Err(e) => {
+                            failure = Some(broken(format!("an event is not a chunk: {e}")));
                             break;
                         }
                     },
-                    Some(Err(e)) => {
-                        failure = Some(map_error(&provider, &e));
-                        break;
-                    }
-                    None => break,
+                };
+                if !send_all(&tx, out).await {
+                    tracing::info!(request_id = %ctx.request_id, "client went away mid-stream");
+                    ctx.finish("client_closed", client_closed(), 0, false, usage);
+                    return;
                 }
-                continue;
-            };
-            let out = match ev.data.as_deref() {
-                None => vec![ev.raw],
-                Some("[DONE]") => {
-                    let env = env
-                        .clone()
-                        .unwrap_or_else(|| envelope(None, None, None, None, &ctx.model));
+            }
+            if failure.is_none() && !done {
+                failure = Some(broken("the stream ended before [DONE]".to_owned()));
+            }
+            let (outcome, status) = match failure {
+                Some(e) => {
+                    e.log(&ctx.request_id);
+                    let env = env.unwrap_or_else(|| envelope(None, None, None, None, &ctx.model));
                     let mut out = buffer.flush_all(&env);
-                    out.push(ev.raw);
-                    done = true;
-                    out
+                    let mut c =
+                        Chunk::like(&env).choice(Delta::default(), Some("error".to_owned()));
+                    c.error = Some(e.error_object(Some(&ctx.request_id)));
+                    out.push(sse::data(&c));
+                    out.push(sse::done());
+                    send_all(&tx, out).await;
+                    (e.label(), e.status())
                 }
-                Some(data) => match serde_json::from_str::<Chunk>(data) {
-                    Ok(c) => {
-                        if let Some(u) = c.usage.as_ref().filter(|u| !u.is_null()) {
-                            let u = serde_json::from_value::<Usage>(u.clone()).ok();
-                            Usage::accumulate(&mut usage, u.as_ref());
-                        }
-                        env = Some(envelope_of(&c, &ctx.model));
-                        buffer.process(c, ev.raw)
-                    }
-                    Err(e) => {
-                        failure = Some(broken(format!("an event is not a chunk: {e}")));
-                        break;
-                    }
-                },
+                None => ("passthrough", StatusCode::OK),
             };
-            if !send_all(&tx, out).await {
-                tracing::info!(request_id = %ctx.request_id, "client went away mid-stream");
-                ctx.finish("client_closed", client_closed(), 0, false, usage);
-                return;
-            }
+            let calls = buffer.take_records();
+            let repaired = crate::tools::any_repaired(&calls);
+            ctx.record_tool_calls(calls).await;
+            ctx.finish(outcome, status, 0, repaired, usage);
         }
-        if failure.is_none() && !done {
-            failure = Some(broken("the stream ended before [DONE]".to_owned()));
-        }
-        let (outcome, status) = match failure {
-            Some(e) => {
-                e.log(&ctx.request_id);
-                let env = env.unwrap_or_else(|| envelope(None, None, None, None, &ctx.model));
-                let mut out = buffer.flush_all(&env);
-                let mut c = Chunk::like(&env).choice(Delta::default(), Some("error".to_owned()));
-                c.error = Some(e.error_object(Some(&ctx.request_id)));
-                out.push(sse::data(&c));
-                out.push(sse::done());
-                send_all(&tx, out).await;
-                (e.label(), e.status())
-            }
-            None => ("passthrough", StatusCode::OK),
-        };
-        let calls = buffer.take_records();
-        let repaired = crate::tools::any_repaired(&calls);
-        ctx.record_tool_calls(calls).await;
-        ctx.finish(outcome, status, 0, repaired, usage);
-    });
+        .instrument(tracing::Span::current()),
+    );
     Ok(sse_response(rx))
 }
 

@@ -9,7 +9,9 @@ use crate::request::Tool;
 use crate::sse;
 use crate::store::NewToolCall;
 use crate::tools;
-use crate::wire::{Chunk, ChunkChoice, Delta, FunctionDelta, ToolCallDelta};
+use crate::wire::{
+    Chunk, ChunkChoice, Delta, FunctionDelta, Report, ToolCallDelta, ToolCallReport,
+};
 
 /// A tool call whose argument deltas are being collected.
 #[derive(Default)]
@@ -25,6 +27,7 @@ pub(super) struct ToolCallBuffer<'a> {
     tools: &'a HashMap<String, Tool>,
     pending: BTreeMap<(u64, u64), PendingCall>,
     records: Vec<NewToolCall>,
+    reports: Vec<ToolCallReport>,
 }
 
 impl<'a> ToolCallBuffer<'a> {
@@ -33,7 +36,19 @@ impl<'a> ToolCallBuffer<'a> {
             tools,
             pending: BTreeMap::new(),
             records: Vec::new(),
+            reports: Vec::new(),
         }
+    }
+
+    /// The `jsonheal` report of the calls sent, if there were any.
+    pub fn report(&self) -> Option<Report> {
+        (!self.reports.is_empty()).then(|| Report {
+            attempts: 1,
+            candidate: super::heal::TOOL_CALLS_CANDIDATE.to_owned(),
+            repairs: Vec::new(),
+            coercions: Vec::new(),
+            tool_calls: self.reports.clone(),
+        })
     }
 
     /// The records of the calls sent so far.
@@ -63,6 +78,7 @@ impl<'a> ToolCallBuffer<'a> {
                 false,
             );
             self.records.push(n.record);
+            self.reports.push(n.report);
             let whole = ToolCallDelta {
                 index: key.1,
                 id: call.id,

@@ -171,6 +171,9 @@ pub struct NewToolCall {
     pub input: String,
     /// How the arguments were normalised.
     pub strategy: String,
+    /// Whether the arguments were cut off (then `raw_arguments` is all there is and `input`
+    /// only what it held: never to be run as a complete call).
+    pub truncated: bool,
 }
 
 /// A stored tool call.
@@ -184,6 +187,7 @@ pub struct ToolCallRecord {
     pub raw_arguments: String,
     pub input: String,
     pub strategy: String,
+    pub truncated: bool,
     pub created_at: i64,
 }
 
@@ -284,7 +288,7 @@ pub(crate) const ACCOUNT_COLUMNS: &str =
 /// A tool call's columns, the same SQL for both backends.
 pub(crate) const TOOL_CALL_COLUMNS: &str =
     "id, request_id, account_id, call_id, tool_name, raw_arguments, \
-                                 input, strategy, created_at";
+                                 input, strategy, truncated, created_at";
 
 fn now() -> i64 {
     SystemTime::now()

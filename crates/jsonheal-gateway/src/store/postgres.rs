@@ -30,7 +30,8 @@ const MIGRATION_LOCK: i64 = 0x6a73_6f6e_6865_616c;
 
 /// Numbered migrations, applied in order, each recorded in `schema_migrations`. Never edit
 /// one that has shipped: add the next.
-const MIGRATIONS: &[&str] = &["CREATE TABLE accounts (
+const MIGRATIONS: &[&str] = &[
+    "CREATE TABLE accounts (
         id BIGSERIAL PRIMARY KEY,
         name TEXT NOT NULL UNIQUE,
         auto_heal BOOLEAN NOT NULL DEFAULT FALSE,
@@ -86,7 +87,10 @@ const MIGRATIONS: &[&str] = &["CREATE TABLE accounts (
         day BIGINT NOT NULL,
         tokens BIGINT NOT NULL,
         PRIMARY KEY (account_id, day)
-    );"];
+    );",
+    // Cut-off tool-call arguments are recorded as such.
+    "ALTER TABLE tool_calls ADD COLUMN truncated BOOLEAN NOT NULL DEFAULT FALSE;",
+];
 
 impl From<postgres::Error> for StoreError {
     fn from(e: postgres::Error) -> StoreError {
@@ -238,7 +242,8 @@ fn tool_call_row(r: &Row) -> Result<ToolCallRecord, StoreError> {
         raw_arguments: r.try_get(5)?,
         input: r.try_get(6)?,
         strategy: r.try_get(7)?,
-        created_at: r.try_get(8)?,
+        truncated: r.try_get(8)?,
+        created_at: r.try_get(9)?,
     })
 }
 
@@ -530,8 +535,8 @@ impl Store for PostgresStore {
         let mut tx = conn.transaction()?;
         let stmt = tx.prepare(
             "INSERT INTO tool_calls (request_id, account_id, call_id, tool_name, raw_arguments,
-                input, strategy, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+                input, strategy, truncated, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
         )?;
         let at = now();
         let mut ids = Vec::with_capacity(calls.len());
@@ -546,6 +551,7 @@ impl Store for PostgresStore {
                     &c.raw_arguments,
                     &c.input,
                     &c.strategy,
+                    &c.truncated,
                     &at,
                 ],
             )?;

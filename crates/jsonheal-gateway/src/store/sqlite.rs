@@ -82,6 +82,8 @@ const MIGRATIONS: &[&str] = &[
         tokens INTEGER NOT NULL,
         PRIMARY KEY (account_id, day)
     );",
+    // Cut-off tool-call arguments are recorded as such.
+    "ALTER TABLE tool_calls ADD COLUMN truncated INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// The embedded SQLite store.
@@ -212,7 +214,8 @@ fn tool_call_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ToolCallRecord> {
         raw_arguments: r.get(5)?,
         input: r.get(6)?,
         strategy: r.get(7)?,
-        created_at: r.get(8)?,
+        truncated: r.get(8)?,
+        created_at: r.get(9)?,
     })
 }
 
@@ -452,8 +455,8 @@ impl Store for SqliteStore {
         {
             let mut stmt = tx.prepare_cached(
                 "INSERT INTO tool_calls (request_id, account_id, call_id, tool_name, raw_arguments,
-                    input, strategy, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                    input, strategy, truncated, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             )?;
             let at = now();
             for c in calls {
@@ -465,6 +468,7 @@ impl Store for SqliteStore {
                     c.raw_arguments,
                     c.input,
                     c.strategy,
+                    c.truncated,
                     at
                 ])?;
                 ids.push(tx.last_insert_rowid());

@@ -263,7 +263,8 @@ pub async fn gateway(upstream_url: &str, tweak: impl FnOnce(&mut Config)) -> Gat
     tweak(&mut config);
     let store = Arc::new(SqliteStore::open(&config.database).unwrap());
     let (_, key) = store.create_account("test", false, 3).unwrap();
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    // The listener the server binds itself (backlog and all).
+    let listener = jsonheal_gateway::bind(config.listen, config.backlog).unwrap();
     let addr = listener.local_addr().unwrap();
     let (state, writer) = AppState::new(config, Arc::clone(&store) as Arc<dyn Store>).unwrap();
     let (tx, rx) = oneshot::channel::<()>();
@@ -327,4 +328,41 @@ pub fn data_lines(body: &str) -> Vec<String> {
         .filter_map(|e| e.strip_prefix("data: "))
         .map(str::to_owned)
         .collect()
+}
+
+/// Whether `python3` can import the `openai` package. With `CI` set a missing package is a
+/// failure (panics); otherwise the caller skips, and this says so loudly.
+pub fn python_openai_available(test: &str) -> bool {
+    let ok = std::process::Command::new("python3")
+        .args(["-c", "import openai"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        if std::env::var_os("CI").is_some() {
+            panic!(
+                "CI is set but `python3 -c 'import openai'` fails: install it (pip install openai)"
+            );
+        }
+        eprintln!(
+            "\n*** SKIPPED {test}: python3 cannot import `openai` (pip install openai) ***\n"
+        );
+    }
+    ok
+}
+
+/// A request that heals against `schema`.
+pub fn heal_request(schema: Value) -> Value {
+    json!({
+        "model": "stub-model",
+        "messages": [{"role": "user", "content": "Who wrote the first program?"}],
+        "response_schema": schema
+    })
+}
+
+/// An SSE event of a `chat.completion.chunk` (id `c1`, model `m`) with these `choices`.
+pub fn chunk_event(choices: Value) -> String {
+    event(
+        &json!({"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+        "choices": choices}),
+    )
 }
