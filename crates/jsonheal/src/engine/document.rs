@@ -7,12 +7,11 @@ use crate::error::{Error, ErrorKind};
 use crate::rules::{
     citation_at, control_token, escaped_document_at, number_element_at, task_box_at,
 };
-use crate::stream::fence_value_start;
 use crate::text::{
-    comment_end, fence_marker, find_ignore_ascii_case, first_on_line, is_ident, is_ident_start,
-    is_ws, literal_word, parse_number_like, quote_at, reasoning_opener, scan_bare_word,
-    template_placeholder, typographic_quote, unescaped_byte, FULL_WIDTH_COLON, IDENT_OR_SPACE,
-    LOOKAHEAD,
+    comment_end, fence_marker, fence_value_start, find_ignore_ascii_case, first_on_line, is_ident,
+    is_ident_start, is_ws, literal_word, parse_number_like, quote_at, reasoning_opener,
+    scan_bare_word, template_placeholder, typographic_quote, unescaped_byte, FULL_WIDTH_COLON,
+    IDENT_OR_SPACE, LOOKAHEAD,
 };
 use std::ops::Range;
 
@@ -302,7 +301,7 @@ impl Parser<'_> {
     /// `<think>…</think>` (and `<thinking>`, `<reasoning>`, `<reflection>`): the offset just
     /// past the block, or the input's end when it never closes.
     pub(super) fn reasoning_block_end(&self, i: usize) -> Option<usize> {
-        let (open, close) = reasoning_opener(&self.src[i..])?;
+        let (open, close) = reasoning_opener(&self.src[i..], true)??;
         let body = &self.src[i + open.len()..];
         Some(match find_ignore_ascii_case(body, close) {
             Some(n) => i + open.len() + n + close.len(),

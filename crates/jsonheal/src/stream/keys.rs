@@ -233,8 +233,8 @@ impl Parser {
         let space = key[..end].iter().rposition(|&c| c == b' ' || c == b'\t')?;
         let word = &key[space + 1..end];
         let name = key[..space].trim_ascii_end().len();
-        let is_value = crate::repair::json_number_end(word, 0, word.len()) == Some(word.len())
-            || crate::repair::literal_word(word).is_some();
+        let is_value = crate::text::json_number_end(word, 0, word.len()) == Some(word.len())
+            || crate::text::literal_word(word).is_some();
         if !is_value
             || name == 0
             || !key[..space]

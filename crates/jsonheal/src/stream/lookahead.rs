@@ -45,7 +45,7 @@
 //! `REASONING_TAGS` (`Parser::reasoning_block_end`'s list); in `strings`, `cuttable`
 //! (`Parser::parse_string`'s cut after a raw line break); in `words`,
 //! `is_numeric_bare_string` and `classify` (`Parser::parse_bare_value`, `literal_word`).
-//! `document::fence_value_start` is the one rule the engine already takes from the stream.
+//! `fence_value_start` is shared: it lives in `text::markup`.
 
 use super::bytes::{
     is_ident, is_ident_start, is_python_prefix, is_space, quote_at, starts_with_partial,
@@ -124,7 +124,7 @@ pub(super) fn key_closer_later(b: &[u8], from: usize, quote: u8) -> Option<bool>
     let rest = b.get(from..).unwrap_or_default();
     let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
     let within = &line[..line.len().min(LOOKAHEAD)];
-    match memchr::memchr_iter(quote, within).find(|&n| !crate::repair::escaped_at(b, from + n)) {
+    match memchr::memchr_iter(quote, within).find(|&n| !crate::text::escaped_at(b, from + n)) {
         Some(n) => rest[n + 1..]
             .iter()
             .find(|&&c| !is_space(c))
@@ -198,13 +198,13 @@ pub(super) fn double_quote_closes_value(
 /// tell (it ends inside what may be a placeholder).
 fn template_placeholder_at(b: &[u8], i: usize) -> Option<bool> {
     let limit = i + LOOKAHEAD;
-    let decided = crate::repair::template_placeholder(b, i, limit);
+    let decided = crate::text::template_placeholder(b, i, limit);
     // A `}}` seen, or a byte that ends the word, or the look-ahead's end: decided.
     let window = &b[i..b.len().min(limit)];
     // (A Mustache sigil may come first: `{{#items}}`.)
     let name_from = if window
         .get(2)
-        .is_some_and(|c| crate::repair::TEMPLATE_SIGILS.contains(c))
+        .is_some_and(|c| crate::text::TEMPLATE_SIGILS.contains(c))
     {
         3
     } else {
@@ -264,7 +264,7 @@ pub(super) fn plausible_container(b: &[u8], i: usize) -> Option<bool> {
         0xE2 => quote_at(&b[j..])?,
         // As the engine: `[-r]` in a usage line is an option, `[8%]` a note.
         b'-' | b'0'..=b'9' => {
-            !object && crate::repair::number_element_at(&b[..b.len().min(limit)], j, false)?
+            !object && crate::rules::number_element_at(&b[..b.len().min(limit)], j, false)?
         }
         _ if is_ident_start(c) => {
             let mut k = j;
@@ -332,7 +332,7 @@ pub(super) fn word_after_quoted(b: &[u8], k: usize) -> Option<bool> {
 /// or literals, separated by commas, then a `]`, within the look-ahead. `None` while the
 /// text cannot tell.
 fn elements_then_array_closer(b: &[u8], k: usize) -> Option<bool> {
-    crate::repair::elements_then_array_closer_at(b, k)
+    crate::rules::elements_then_array_closer_at(b, k)
         .ok()
         .map(|end| end.is_some())
 }
@@ -351,14 +351,14 @@ pub(super) fn value_starts_at(b: &[u8], m: usize) -> Option<bool> {
             while matches!(*b.get(e)?, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') {
                 e += 1;
             }
-            crate::repair::json_number_end(b, m, e) == Some(e) && ends(e)?
+            crate::text::json_number_end(b, m, e) == Some(e) && ends(e)?
         }
         c if c.is_ascii_alphabetic() => {
             let mut e = m;
             while b.get(e)?.is_ascii_alphabetic() {
                 e += 1;
             }
-            crate::repair::literal_word(&b[m..e]).is_some() && ends(e)?
+            crate::text::literal_word(&b[m..e]).is_some() && ends(e)?
         }
         _ => false,
     })
@@ -538,7 +538,7 @@ pub(super) fn key_follows(b: &[u8], k: usize) -> Option<bool> {
                 .iter()
                 .position(|&c| c == b' ')
                 .is_none_or(|w| b[k + w..m].iter().all(|&c| c == b' '));
-            if next == b'>' || (next != b'=' && one_word && crate::repair::first_on_line(b, k)) {
+            if next == b'>' || (next != b'=' && one_word && crate::text::first_on_line(b, k)) {
                 return Some(true);
             }
         }
@@ -557,10 +557,10 @@ pub(super) fn key_follows(b: &[u8], k: usize) -> Option<bool> {
         if b[v] != b'"' {
             return Some(true);
         }
-        return match crate::repair::separator_after_quote(b, v + 1, false)? {
+        return match crate::rules::separator_after_quote(b, v + 1, false)? {
             false => Some(true),
             // `b: ", "}`: unless the quote opens a whole value.
-            true => crate::repair::member_value_string_at(b, v, false),
+            true => crate::rules::member_value_string_at(b, v, false),
         };
     }
     Some(false)
@@ -652,7 +652,7 @@ fn key_without_colon_at(b: &[u8], k: usize) -> Option<bool> {
             while matches!(*b.get(e)?, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') {
                 e += 1;
             }
-            if crate::repair::json_number_end(b, m, e) != Some(e) {
+            if crate::text::json_number_end(b, m, e) != Some(e) {
                 return Some(false);
             }
             ends_member(e, true)
@@ -737,7 +737,7 @@ pub(super) fn bare_member_string(b: &[u8], start: usize, element: bool) -> Optio
     while b.get(e)?.is_ascii_alphabetic() {
         e += 1;
     }
-    if crate::repair::literal_word(&b[start..e]).is_some() {
+    if crate::text::literal_word(&b[start..e]).is_some() {
         return Some(None);
     }
     // `word: value` is a key where a value belongs (the engine's `bare_key_at_value`).

@@ -120,7 +120,6 @@ mod tree;
 mod whole;
 mod words;
 
-pub(crate) use document::fence_value_start;
 use events::EventLog;
 pub use events::{Event, EventRef, Events, Op, OpRef, Shown};
 use parser::{Mode, Parser};
@@ -158,7 +157,7 @@ pub struct Repairer {
 }
 
 /// `Repairer::text` with one level of escapes undone from the first bracket on
-/// (`crate::repair::unescaped_byte`), kept up with the text as it grows.
+/// (`crate::text::unescaped_byte`), kept up with the text as it grows.
 #[derive(Debug)]
 struct Unescaped {
     /// How far the text has been read: short of its end at a backslash that the next byte
@@ -179,7 +178,7 @@ impl Unescaped {
                 self.read = at;
                 return;
             };
-            match crate::repair::unescaped_byte(next) {
+            match crate::text::unescaped_byte(next) {
                 Some(c) => {
                     self.text.push(char::from(c));
                     i = at + 2;

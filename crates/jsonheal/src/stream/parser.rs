@@ -7,7 +7,6 @@
 use super::bytes::{
     is_space, starts_with_partial, string_stop, typo_quote_at, ELLIPSIS, FULL_WIDTH_COLON,
 };
-use super::document::fence_value_start;
 use super::events::EventLog;
 use super::lookahead::{
     bare_member_string, comma_then_member, key_follows, windows_path, After, BareEnd,
@@ -18,6 +17,7 @@ use super::words::is_word_byte;
 #[cfg(test)]
 use super::WHOLE_MIN_SCAN;
 use super::{whole, STREAM_DEPTH_LIMIT};
+use crate::text::fence_value_start;
 use crate::{NonFinite, Options};
 use std::collections::HashSet;
 
@@ -38,8 +38,8 @@ pub(super) enum Mode {
     AfterValue,
     /// Before the value: skipping prose and fences up to the first `{` or `[`.
     Prose,
-    /// Inside a reasoning block before the value (`REASONING_TAGS[i]`).
-    Think(usize),
+    /// Inside a reasoning block before the value, up to this closing tag.
+    Think(&'static [u8]),
     /// On a code fence's line (```` ```json ````) before the value: skipped to its end.
     FenceLine,
     /// Inside a string opened by `quote`; `key` if it is an object key.
@@ -296,7 +296,7 @@ impl Parser {
             match memchr::memchr2(b'{', b'[', &b[from..]) {
                 // No bracket yet: the parser cannot open a value before one.
                 None => self.escape_check = Some(b.len()),
-                Some(k) => match crate::repair::escaped_document_at(b, from + k) {
+                Some(k) => match crate::rules::escaped_document_at(b, from + k) {
                     None => {
                         // Undecided: read up to the bracket. An empty container is shown
                         // either way: unescaping keeps the bracket and what precedes it.
@@ -343,7 +343,7 @@ impl Parser {
         }
         match self.mode {
             Mode::Prose => self.prose(text.as_bytes(), full),
-            Mode::Think(tag) => self.think(text.as_bytes(), tag),
+            Mode::Think(close) => self.think(text.as_bytes(), close),
             Mode::FenceLine => {
                 let rest = &text.as_bytes()[self.pos..];
                 if self.in_fence {
@@ -775,7 +775,7 @@ impl Parser {
                         return Step::Wait;
                     }
                     let word = &bytes[self.pos..self.pos + run];
-                    if crate::repair::literal_word(word).is_none() {
+                    if crate::text::literal_word(word).is_none() {
                         return self.freeze();
                     }
                 }

@@ -82,7 +82,7 @@ impl Parser {
                             .iter()
                             .rev()
                             .map(|f| if f.object { b'}' } else { b']' });
-                        crate::repair::words_after_closers(bytes, self.pos, open, false)
+                        crate::rules::words_after_closers(bytes, self.pos, open, false)
                             .map(|content| !content)
                     }
                     later => later.map(|later| !later),
@@ -96,7 +96,7 @@ impl Parser {
                     None => (None, Comment::Block),
                     Some(b'*') => (Some(self.pos > after), Comment::Block),
                     Some(b'/') if self.pos > after => (
-                        crate::repair::string_end_on_line(bytes, self.pos, false, false)
+                        crate::rules::string_end_on_line(bytes, self.pos, false, false)
                             .map(|content| !content),
                         Comment::Line,
                     ),
@@ -116,7 +116,7 @@ impl Parser {
                 // later on its line may (the engine's rule).
                 Some(b'*') => Some(self.pos > after),
                 Some(b'/') if self.pos > after => {
-                    crate::repair::string_end_on_line(bytes, self.pos, false, false)
+                    crate::rules::string_end_on_line(bytes, self.pos, false, false)
                         .map(|content| !content)
                 }
                 Some(_) => Some(false),
@@ -640,7 +640,7 @@ impl Parser {
                 self.content(&text[self.pos..end], key);
                 self.pos = end;
                 let object = self.stack.last().is_some_and(|f| f.object);
-                match crate::repair::apostrophe_closes(bytes, end + 1, object, false) {
+                match crate::rules::apostrophe_closes(bytes, end + 1, object, false) {
                     None => return Step::Wait,
                     // `"array', "items": …`: opened by `"`, closed by `'` (the engine's rule);
                     // what follows is judged as after any closing quote.

@@ -13,7 +13,7 @@
 //! for every number (`arbitrary_precision`) and it does not see duplicate keys, so the scan
 //! is its own.
 
-use crate::repair::json_number_end;
+use crate::text::json_number_end;
 
 /// An object with more members than this is left to the general path (which keeps hashes
 /// of wide objects' keys): the scan compares each key with its siblings.

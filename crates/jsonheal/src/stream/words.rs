@@ -131,7 +131,7 @@ impl Parser {
                 match plain_call_argument(b, paren + 1, end - 1) {
                     Some((Kind::Str, arg))
                         if numeric
-                            && crate::repair::json_number_end(b, arg.start, arg.end)
+                            && crate::text::json_number_end(b, arg.start, arg.end)
                                 == Some(arg.end)
                             && arg.start == paren + 2
                             && arg.end + 2 == end =>
@@ -355,7 +355,7 @@ fn plain_call_argument(
                     .any(|&c| c < 0x20 || matches!(c, b'"' | b'\'' | b'\\' | 0xE2)))
             .then_some((Kind::Str, a + 1..z - 1))
         }
-        _ => (crate::repair::json_number_end(b, a, z) == Some(z)).then_some((Kind::Num, a..z)),
+        _ => (crate::text::json_number_end(b, a, z) == Some(z)).then_some((Kind::Num, a..z)),
     }
 }
 

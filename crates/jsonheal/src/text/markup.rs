@@ -81,6 +81,29 @@ pub(crate) fn fence_marker(b: &[u8]) -> Option<&'static [u8]> {
     FENCE_MARKERS.into_iter().find(|m| b.starts_with(m))
 }
 
+/// Where a value starts on an opening fence's line (`rest` starts at the marker): past the
+/// marker, a language tag and spaces, at a `{` or `[` (```` ```json {"a": 1}``` ````).
+/// `Some(None)`: not on this line; `None`: more text is needed to tell (the stream's question;
+/// the engine passes the whole line).
+pub(crate) fn fence_value_start(rest: &[u8]) -> Option<Option<usize>> {
+    let marker = *rest.first()?;
+    let mut k = 0;
+    while rest.get(k) == Some(&marker) {
+        k += 1;
+    }
+    while rest
+        .get(k)
+        .is_some_and(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'-'))
+    {
+        k += 1;
+    }
+    while matches!(rest.get(k), Some(b' ' | b'\t')) {
+        k += 1;
+    }
+    let c = *rest.get(k)?;
+    Some(matches!(c, b'{' | b'[').then_some(k))
+}
+
 /// The reasoning blocks models write before their answer, as (opener, closer), matched with
 /// ASCII case ignored. The one list: the engine skips these blocks and `extract` starts the
 /// answer after the last one.
@@ -91,12 +114,22 @@ pub(crate) const REASONING_TAGS: [(&[u8], &[u8]); 4] = [
     (b"<reflection>", b"</reflection>"),
 ];
 
-/// The tag of `REASONING_TAGS` whose opener starts `b` (ASCII case ignored).
-pub(crate) fn reasoning_opener(b: &[u8]) -> Option<(&'static [u8], &'static [u8])> {
-    REASONING_TAGS.into_iter().find(|(open, _)| {
-        b.get(..open.len())
-            .is_some_and(|s| s.eq_ignore_ascii_case(open))
-    })
+/// The tag of `REASONING_TAGS` whose opener starts `b` (ASCII case ignored): `Some(None)`
+/// for none; `None` when `b` ends inside a tag's opener and `complete` is false (the
+/// stream then waits for more text).
+pub(crate) fn reasoning_opener(
+    b: &[u8],
+    complete: bool,
+) -> Option<Option<(&'static [u8], &'static [u8])>> {
+    let mut undecided = false;
+    for (open, close) in REASONING_TAGS {
+        match b.get(..open.len()) {
+            Some(s) if s.eq_ignore_ascii_case(open) => return Some(Some((open, close))),
+            Some(_) => {}
+            None => undecided |= !complete && open[..b.len()].eq_ignore_ascii_case(b),
+        }
+    }
+    (!undecided).then_some(None)
 }
 
 /// The tag of `REASONING_TAGS` whose closer starts `b` (ASCII case ignored).
