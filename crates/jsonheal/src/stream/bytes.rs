@@ -35,11 +35,6 @@ pub(super) fn quote_len(quote: u8) -> usize {
     }
 }
 
-/// `：`, which the engine reads as a colon after a key.
-pub(super) const FULL_WIDTH_COLON: &[u8] = "\u{FF1A}".as_bytes();
-
-pub(super) const ELLIPSIS: &[u8] = "\u{2026}".as_bytes();
-
 /// An escape sequence inside a string.
 pub(super) enum Escape {
     /// Not enough text yet to tell.
@@ -49,39 +44,6 @@ pub(super) enum Escape {
     Char(char, usize, bool),
     /// An invalid escape (`\U` in `C:\Users`): the backslash is content.
     KeepBackslash,
-}
-
-/// How far the engine looks ahead (bytes) to judge a bracket in prose or a key.
-pub(super) const LOOKAHEAD: usize = 256;
-
-pub(super) fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
-}
-
-pub(super) fn is_ident_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_' || b == b'$' || b >= 0x80
-}
-
-/// `u`, `b`, `r`, `f`, `rb`, `br`, `rf`, `fr` in any case: a Python string prefix (the
-/// engine's `python_string_prefix`).
-pub(super) fn is_python_prefix(word: &[u8]) -> bool {
-    match word {
-        [c] => matches!(c.to_ascii_lowercase(), b'u' | b'b' | b'r' | b'f'),
-        [c, d] => matches!(
-            [c.to_ascii_lowercase(), d.to_ascii_lowercase()],
-            [b'r', b'b'] | [b'b', b'r'] | [b'r', b'f'] | [b'f', b'r']
-        ),
-        _ => false,
-    }
-}
-
-/// A prefix with `r` makes a raw string (the engine's `is_raw_prefix`).
-pub(super) fn is_raw_prefix(word: &[u8]) -> bool {
-    word.iter().any(|c| c.eq_ignore_ascii_case(&b'r'))
-}
-
-pub(super) fn is_ident(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'-' || b >= 0x80
 }
 
 /// Whether a string quote starts `b` (`"`, `'`, a backtick that is not a fence, a

@@ -1,11 +1,12 @@
 //! The document level: the prose, code fences and reasoning blocks before the value, and
 //! comments between tokens.
 
-use super::bytes::{is_space, quote_at, starts_with_partial};
+use super::bytes::{quote_at, starts_with_partial};
 use super::lookahead::{
     bare_key_at, call_arg_at, fenced_scalar_start, object_at_text_start, plausible_container,
 };
 use super::parser::{Comment, Mode, Parser, Step};
+use crate::text::is_ws;
 use crate::text::reasoning_opener;
 
 impl Parser {
@@ -84,7 +85,7 @@ impl Parser {
                 }
                 b'{' | b'[' => {
                     if let Some((colon, scanned)) = self.bare_key_start {
-                        let first_value = bytes[colon + 1..self.pos].iter().all(|&b| is_space(b));
+                        let first_value = bytes[colon + 1..self.pos].iter().all(|&b| is_ws(b));
                         // A `{` anywhere rules the lost `{` out: the text is prose after all.
                         let from = scanned.max(self.pos);
                         // (A fenced value is the answer whatever comes after the fence.)

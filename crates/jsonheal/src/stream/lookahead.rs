@@ -38,7 +38,7 @@
 //! - `key_without_closing_quote_at` → `Parser::key_without_closing_quote_at`
 //!
 //! Copies of the engine's facts kept elsewhere in the stream: in `bytes`, `LOOKAHEAD` and
-//! `FULL_WIDTH_COLON` (the engine's constants), `is_space` (`is_ws`), `is_ident_start`,
+//! `FULL_WIDTH_COLON` (the engine's constants), `is_ws` (`is_ws`), `is_ident_start`,
 //! `is_ident`, `is_python_prefix` (`python_string_prefix`), `is_raw_prefix`,
 //! `typo_quote_at` (`typographic_quote`), `escape` / `unicode_escape` / `hex`
 //! (`Parser::parse_escape`, `Parser::parse_unicode_escape`, `hex4`); in `document`,
@@ -47,11 +47,11 @@
 //! `is_numeric_bare_string` and `classify` (`Parser::parse_bare_value`, `literal_word`).
 //! `fence_value_start` is shared: it lives in `text::markup`.
 
-use super::bytes::{
-    is_ident, is_ident_start, is_python_prefix, is_space, quote_at, starts_with_partial,
-    string_stop, typo_quote_at, ELLIPSIS, FULL_WIDTH_COLON, LOOKAHEAD,
+use super::bytes::{quote_at, starts_with_partial, string_stop, typo_quote_at};
+use crate::text::{
+    is_ident, is_ident_start, is_python_prefix, is_ws, ELLIPSIS, FULL_WIDTH_COLON, KEY_LIKE_LEN,
+    LOOKAHEAD,
 };
-use super::KEY_LIKE_LEN;
 
 /// Where the argument starts when `b` starts with a call whose argument looks like JSON
 /// (`callback_1({`, `NumberLong(5`), as the engine's `bare_document` judges a text that is
@@ -66,7 +66,7 @@ pub(super) fn call_arg_at(b: &[u8]) -> Option<Option<usize>> {
     if word == 0 || b[word] != b'(' {
         return Some(None);
     }
-    let arg = word + 1 + b[word + 1..].iter().position(|&c| !is_space(c))?;
+    let arg = word + 1 + b[word + 1..].iter().position(|&c| !is_ws(c))?;
     let rest = &b[arg..];
     let json = match rest[0] {
         b'{' | b'[' | b'-' | b'0'..=b'9' => true,
@@ -127,7 +127,7 @@ pub(super) fn key_closer_later(b: &[u8], from: usize, quote: u8) -> Option<bool>
     match memchr::memchr_iter(quote, within).find(|&n| !crate::text::escaped_at(b, from + n)) {
         Some(n) => rest[n + 1..]
             .iter()
-            .find(|&&c| !is_space(c))
+            .find(|&&c| !is_ws(c))
             .map(|&c| c == b':'),
         // No such quote before the line ends (or the look-ahead's limit): known only once
         // the line is complete.
@@ -150,7 +150,7 @@ pub(super) fn double_quote_closes_value(
         let mut i = from;
         loop {
             match *b.get(i)? {
-                c if is_space(c) => i += 1,
+                c if is_ws(c) => i += 1,
                 b'/' | 0x80.. => return Some(None),
                 _ if i - from >= LOOKAHEAD => return Some(None),
                 _ => return Some(Some(i)),
@@ -247,7 +247,7 @@ pub(super) fn object_at_text_start(b: &[u8], i: usize) -> Option<bool> {
 pub(super) fn plausible_container(b: &[u8], i: usize) -> Option<bool> {
     let limit = i + LOOKAHEAD;
     let mut j = i + 1;
-    while j < limit && b.get(j).is_some_and(|&c| is_space(c)) {
+    while j < limit && b.get(j).is_some_and(|&c| is_ws(c)) {
         j += 1;
     }
     let c = *b.get(j)?;
@@ -304,7 +304,7 @@ pub(super) fn plausible_container(b: &[u8], i: usize) -> Option<bool> {
                         | b"Infinity"
                 );
                 let next = *b.get(w)?;
-                literal && (is_space(next) || matches!(next, b',' | b']'))
+                literal && (is_ws(next) || matches!(next, b',' | b']'))
             }
         }
         _ => false,
@@ -342,7 +342,7 @@ fn elements_then_array_closer(b: &[u8], k: usize) -> Option<bool> {
 pub(super) fn value_starts_at(b: &[u8], m: usize) -> Option<bool> {
     let ends = |e: usize| {
         b.get(e)
-            .map(|&c| matches!(c, b',' | b'}' | b']') || is_space(c))
+            .map(|&c| matches!(c, b',' | b'}' | b']') || is_ws(c))
     };
     Some(match *b.get(m)? {
         b'{' | b'[' | b'"' | b'\'' => true,
@@ -369,7 +369,7 @@ pub(super) fn value_starts_at(b: &[u8], m: usize) -> Option<bool> {
 /// either). `None`: more text is needed.
 pub(super) fn typographic_may_close(b: &[u8], after: usize) -> Option<bool> {
     let mut j = after;
-    while is_space(*b.get(j)?) {
+    while is_ws(*b.get(j)?) {
         j += 1;
     }
     Some(matches!(b[j], b'}' | b']' | b',' | b'/'))
@@ -385,7 +385,7 @@ pub(super) fn quote_after_closers(b: &[u8], j: usize) -> Option<bool> {
             b'}' | b']' | b')' | b';' | b' ' | b'\t' => k += 1,
             b'"' => {
                 let mut m = k + 1;
-                while is_space(*b.get(m)?) {
+                while is_ws(*b.get(m)?) {
                     m += 1;
                 }
                 return Some(matches!(b[m], b',' | b'}' | b']'));
@@ -434,7 +434,7 @@ pub(super) fn windows_path(b: &[u8]) -> Option<bool> {
 /// while the text cannot tell.
 pub(super) fn ellipsis_then_colon(b: &[u8], k: usize) -> Option<bool> {
     let skip = |mut m: usize| -> Option<usize> {
-        while is_space(*b.get(m)?) {
+        while is_ws(*b.get(m)?) {
             m += 1;
             if m - k >= LOOKAHEAD {
                 return Some(usize::MAX);
@@ -519,7 +519,7 @@ pub(super) fn key_follows(b: &[u8], k: usize) -> Option<bool> {
         // `key_lost_opening_quote`; it skips comments there too, which here say no).
         if m > k && matches!(b.get(m), Some(b'"' | b'\'')) {
             let mut j = m + 1;
-            while is_space(*b.get(j)?) && j < k + LOOKAHEAD {
+            while is_ws(*b.get(j)?) && j < k + LOOKAHEAD {
                 j += 1;
             }
             if b[j] == b':' {
@@ -551,7 +551,7 @@ pub(super) fn key_follows(b: &[u8], k: usize) -> Option<bool> {
         // As the engine: no key when the quote after the colon ends a string (`version:",
         // "done"`) rather than opening a value (`b: "}A"`).
         let mut v = m + 1;
-        while is_space(*b.get(v)?) {
+        while is_ws(*b.get(v)?) {
             v += 1;
         }
         if b[v] != b'"' {
@@ -580,7 +580,7 @@ pub(super) enum BareEnd {
 /// while the text cannot tell.
 fn lost_opening_quote_ends(b: &[u8], k: usize) -> Option<bool> {
     let mut m = k;
-    while is_space(*b.get(m)?) {
+    while is_ws(*b.get(m)?) {
         m += 1;
         if m - k >= LOOKAHEAD {
             return Some(false);
@@ -674,7 +674,7 @@ fn key_without_colon_at(b: &[u8], k: usize) -> Option<bool> {
 /// comment, a string right after the quote, a bare word); `None` while the text cannot tell.
 fn key_end_follows(b: &[u8], after: usize) -> Option<bool> {
     let mut m = after;
-    while is_space(*b.get(m)?) {
+    while is_ws(*b.get(m)?) {
         m += 1;
         if m - after >= LOOKAHEAD {
             return Some(false);
@@ -714,7 +714,7 @@ pub(super) fn words_to_a_quote(b: &[u8], j: usize) -> Option<bool> {
         return Some(false);
     }
     let mut m = q + 1;
-    while is_space(*b.get(m)?) {
+    while is_ws(*b.get(m)?) {
         m += 1;
     }
     Some(b[m] != b':')
@@ -760,7 +760,7 @@ pub(super) fn bare_member_string(b: &[u8], start: usize, element: bool) -> Optio
             // object, a `,` that a member follows).
             b'\n' | b'\r' => {
                 let mut n = e;
-                while n < limit && is_space(*b.get(n)?) {
+                while n < limit && is_ws(*b.get(n)?) {
                     n += 1;
                 }
                 if n >= limit {
@@ -781,7 +781,7 @@ pub(super) fn bare_member_string(b: &[u8], start: usize, element: bool) -> Optio
             c if c.is_ascii_alphanumeric() || b"_.- \t:?=&%@+~!*;$^|".contains(&c) => e += 1,
             // After a space, `//`, `/*` and `#` may start a comment; elsewhere they are
             // content (`https://x.org/#top`).
-            b'/' | b'#' if !is_space(b[e - 1]) => e += 1,
+            b'/' | b'#' if !is_ws(b[e - 1]) => e += 1,
             // `C:\Users\me`: a bare path's backslashes are content to the engine (one
             // before a quote is left to it).
             b'\\' if *b.get(e + 1)? != b'"' => e += 1,
@@ -789,7 +789,7 @@ pub(super) fn bare_member_string(b: &[u8], start: usize, element: bool) -> Optio
             // (the engine's `value_lost_opening_quote`), when its words hold no structure
             // (no `:` here, which the others cannot be) and the quote follows a word:
             // then a separator or closer after the quote ends it.
-            b'"' if !is_space(b[e - 1]) && !b[start..e].contains(&b':') => {
+            b'"' if !is_ws(b[e - 1]) && !b[start..e].contains(&b':') => {
                 return lost_opening_quote_ends(b, e + 1)
                     .map(|ends| ends.then_some(BareEnd::Quote(e)));
             }
@@ -823,7 +823,7 @@ pub(super) fn quote_ends_lost_opening(b: &[u8], mut k: usize, limit: usize) -> O
         }
         match *b.get(k)? {
             b'\n' | b'\r' => return Some(false),
-            b'"' if k > 0 && is_space(b[k - 1]) => return Some(false),
+            b'"' if k > 0 && is_ws(b[k - 1]) => return Some(false),
             b'"' => return Some(true),
             b'\\' => k += 2,
             _ => k += 1,
@@ -916,7 +916,7 @@ fn key_without_closing_quote_at(b: &[u8], k: usize) -> Option<bool> {
     if c == other {
         // (The engine skips comments here too: not mirrored.)
         let mut m = colon + 1;
-        while is_space(*b.get(m)?) {
+        while is_ws(*b.get(m)?) {
             m += 1;
             if m - colon > LOOKAHEAD {
                 return Some(false);

@@ -124,13 +124,6 @@ use events::EventLog;
 pub use events::{Event, EventRef, Events, Op, OpRef, Shown};
 use parser::{Mode, Parser};
 
-/// A string element of an array may turn out to be a key while it is at most this long and
-/// on one line, when a `:` follows it: of the object around the array, whose `]` went
-/// missing (`{"tags": ["a", "count": 2}`), or of an object in the array that lost its `{`
-/// (`[{"a": 1}, "b": 2}]`). The stream holds such an element back until it is longer or
-/// its closing quote is followed by something else.
-pub(crate) const KEY_LIKE_LEN: usize = 64;
-
 /// A container that opens this close to the text's end is rarely whole yet: a scan for its
 /// end is not tried (at 16-byte chunks, failed scans would cost 5% more).
 const WHOLE_MIN_SCAN: usize = 32;

@@ -4,9 +4,7 @@
 //! reasoning blocks, comments), `strings`, `keys` (keys and colons), `words` (bare words,
 //! numbers, literals, calls), `containers` (openers, closers, whole containers).
 
-use super::bytes::{
-    is_space, starts_with_partial, string_stop, typo_quote_at, ELLIPSIS, FULL_WIDTH_COLON,
-};
+use super::bytes::{starts_with_partial, string_stop, typo_quote_at};
 use super::events::EventLog;
 use super::lookahead::{
     bare_member_string, comma_then_member, key_follows, windows_path, After, BareEnd,
@@ -18,6 +16,7 @@ use super::words::is_word_byte;
 use super::WHOLE_MIN_SCAN;
 use super::{whole, STREAM_DEPTH_LIMIT};
 use crate::text::fence_value_start;
+use crate::text::{is_ws, ELLIPSIS, FULL_WIDTH_COLON};
 use crate::{NonFinite, Options};
 use std::collections::HashSet;
 
@@ -514,7 +513,7 @@ impl Parser {
                 // `{{"a": 1}}`: a doubled opener, dropped (the engine's
                 // `doubled_object_opener`); its extra `}` is for `separator` to judge.
                 b'{' if self.open_len() == 0
-                    && bytes[..self.pos].iter().rev().find(|&&c| !is_space(c)) == Some(&b'{') =>
+                    && bytes[..self.pos].iter().rev().find(|&&c| !is_ws(c)) == Some(&b'{') =>
                 {
                     if let Some(frame) = self.stack.last_mut() {
                         frame.doubled = true;
@@ -744,7 +743,7 @@ impl Parser {
                 && bytes
                     .get(self.pos.wrapping_sub(1))
                     .copied()
-                    .is_some_and(is_space)
+                    .is_some_and(is_ws)
                 && (c.is_ascii_alphanumeric() || c == b'-') =>
             {
                 if c == b'-' {
@@ -761,7 +760,7 @@ impl Parser {
                         .iter()
                         .rev()
                         .take(16)
-                        .take_while(|&&c| is_space(c))
+                        .take_while(|&&c| is_ws(c))
                         .count();
                     let run = bytes[self.pos..]
                         .iter()

@@ -2,12 +2,11 @@
 //! calls (`ObjectId("…")`) and ellipses, and the numbers and literals that wait for what
 //! ends them.
 
-use super::bytes::{
-    is_ident_start, is_python_prefix, is_raw_prefix, is_space, starts_with_partial, LOOKAHEAD,
-};
+use super::bytes::starts_with_partial;
 use super::lookahead::quote_ends_lost_opening;
 use super::parser::{Mode, Parser, Step};
 use super::tree::Kind;
+use crate::text::{is_ident_start, is_python_prefix, is_raw_prefix, is_ws, LOOKAHEAD};
 use crate::NonFinite;
 
 impl Parser {
@@ -288,7 +287,7 @@ impl Parser {
                 }
                 Some(b'\n' | b'\r') => break true,
                 Some(b'\\') => k += 2,
-                Some(b'"') => break is_space(bytes[k - 1]),
+                Some(b'"') => break is_ws(bytes[k - 1]),
                 Some(_) => k += 1,
             }
         };

@@ -8,6 +8,9 @@ pub(crate) const FULL_WIDTH_COLON: &[u8] = "\u{FF1A}".as_bytes();
 
 pub(crate) const FULL_WIDTH_COMMA: &[u8] = "\u{FF0C}".as_bytes();
 
+/// `…`, which models write for elements left out (`[1, 2, …]`).
+pub(crate) const ELLIPSIS: &[u8] = "\u{2026}".as_bytes();
+
 pub(crate) fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }

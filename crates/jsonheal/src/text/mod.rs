@@ -14,7 +14,7 @@ mod tests;
 
 pub(crate) use bytes::{
     find_ignore_ascii_case, first_on_line, is_ident, is_ident_start, is_ws, layout_len,
-    scan_bare_word, unicode_space_len, utf8_len, FULL_WIDTH_COLON, FULL_WIDTH_COMMA,
+    scan_bare_word, unicode_space_len, utf8_len, ELLIPSIS, FULL_WIDTH_COLON, FULL_WIDTH_COMMA,
     IDENT_OR_SPACE, KEY_LIKE_LEN, LOOKAHEAD,
 };
 pub(crate) use escape::{hex4, unescaped_byte, unicode_escape_len};
@@ -27,6 +27,6 @@ pub(crate) use number::{
     parse_number_like, scan_number,
 };
 pub(crate) use quote::{
-    escaped_at, has_unescaped, is_raw_prefix, plain_run_end, python_string_prefix, quote_at,
-    quoted_end, typographic_quote, Quote, TypoQuote,
+    escaped_at, has_unescaped, is_python_prefix, is_raw_prefix, plain_run_end,
+    python_string_prefix, quote_at, quoted_end, typographic_quote, Quote, TypoQuote,
 };
