@@ -325,7 +325,7 @@ impl Parser<'_> {
         let object = b[i] == b'{';
         match c {
             // `{{name}}` is a template's placeholder, not JSON.
-            b'{' => !template_placeholder(b, i, limit),
+            b'{' => template_placeholder(b, i, limit, true) != Some(true),
             b'"' | b'[' => true,
             b'\'' => true,
             b'}' => object,

@@ -9,8 +9,6 @@
 //! - `fenced_scalar_start` → `Parser::fenced_scalar_at`
 //! - `key_closer_later` → `Parser::key_closer_later`
 //! - `double_quote_closes_value` → `Parser::double_quote_closes` (with `skip_layout_ahead`)
-//! - `template_placeholder_at` → `repair::template_placeholder`, already shared; only the
-//!   "cannot tell yet" part is the stream's own
 //! - `object_at_text_start` → `Parser::object_at_text_start`
 //! - `plausible_container` → `Parser::plausible_container`
 //! - `word_after_quoted` → `Parser::key_follows` (a quoted word with a word right after
@@ -194,36 +192,6 @@ pub(super) fn double_quote_closes_value(
     })
 }
 
-/// The engine's `template_placeholder` on `b[i..]`, or `None` while the text so far cannot
-/// tell (it ends inside what may be a placeholder).
-fn template_placeholder_at(b: &[u8], i: usize) -> Option<bool> {
-    let limit = i + LOOKAHEAD;
-    let decided = crate::text::template_placeholder(b, i, limit);
-    // A `}}` seen, or a byte that ends the word, or the look-ahead's end: decided.
-    let window = &b[i..b.len().min(limit)];
-    // (A Mustache sigil may come first: `{{#items}}`.)
-    let name_from = if window
-        .get(2)
-        .is_some_and(|c| crate::text::TEMPLATE_SIGILS.contains(c))
-    {
-        3
-    } else {
-        2
-    };
-    let open = window.len() < limit - i
-        && window.starts_with(b"{{")
-        && window[name_from.min(window.len())..]
-            .iter()
-            .all(|&c| is_ident(c) || matches!(c, b' ' | b'.'));
-    let cut_closer =
-        window.len() < limit - i && window.starts_with(b"{{") && !decided && window.ends_with(b"}");
-    if open || cut_closer {
-        None
-    } else {
-        Some(decided)
-    }
-}
-
 /// As the engine: a `{` that starts the text opens an object unless it is prose in braces
 /// (`{see attached}`), which has no `:` or quote before its first `}`. `None`: more text is
 /// needed.
@@ -254,7 +222,7 @@ pub(super) fn plausible_container(b: &[u8], i: usize) -> Option<bool> {
     let object = b[i] == b'{';
     Some(match c {
         // As the engine: `{{name}}` is a template's placeholder, not JSON.
-        b'{' => !template_placeholder_at(b, i)?,
+        b'{' => !crate::text::template_placeholder(b, i, limit, false)?,
         b'"' | b'[' | b'\'' => true,
         b'}' => object,
         b']' => !object,

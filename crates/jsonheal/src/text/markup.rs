@@ -38,12 +38,37 @@ pub(crate) fn closing_tags_to_end(b: &[u8], i: usize) -> bool {
 pub(crate) const TEMPLATE_SIGILS: &[u8] = b"#/^>!&";
 
 /// Whether `b[i..]` (before `limit`) is a template placeholder, `{{name}}` or `{{ name }}`:
-/// two braces, a word (after a Mustache sigil, maybe), two braces. `None`-free: the text's
-/// end makes it no placeholder.
-pub(crate) fn template_placeholder(b: &[u8], i: usize, limit: usize) -> bool {
-    let Some(inner) = b.get(i..limit.min(b.len())) else {
-        return false;
+/// two braces, a word (after a Mustache sigil, maybe), two braces. With `complete`, the
+/// text's end makes it no placeholder; without, `None` while the text ends (before `limit`)
+/// inside what may still be one (the stream then waits).
+pub(crate) fn template_placeholder(
+    b: &[u8],
+    i: usize,
+    limit: usize,
+    complete: bool,
+) -> Option<bool> {
+    let Some(window) = b.get(i..limit.min(b.len())) else {
+        return Some(false);
     };
+    let decided = placeholder_in(window);
+    let cut = !complete && window.len() < limit - i && window.starts_with(b"{{");
+    if !cut {
+        return Some(decided);
+    }
+    // A `}}` seen, or a byte that ends the word: decided.
+    let name_from = match window.get(2) {
+        Some(c) if TEMPLATE_SIGILS.contains(c) => 3,
+        _ => 2,
+    };
+    let open = window[name_from.min(window.len())..]
+        .iter()
+        .all(|&c| is_ident(c) || matches!(c, b' ' | b'.'));
+    let cut_closer = !decided && window.ends_with(b"}");
+    (!(open || cut_closer)).then_some(decided)
+}
+
+/// `template_placeholder` on the text it may look at.
+fn placeholder_in(inner: &[u8]) -> bool {
     let Some(rest) = inner.strip_prefix(b"{{") else {
         return false;
     };

@@ -20,10 +20,10 @@ pub(crate) use bytes::{
 pub(crate) use escape::{hex4, unescaped_byte, unicode_escape_len};
 pub(crate) use markup::{
     closing_tags_to_end, comment_end, fence_marker, fence_value_start, reasoning_closer,
-    reasoning_opener, template_placeholder, TEMPLATE_SIGILS,
+    reasoning_opener, template_placeholder,
 };
 pub(crate) use number::{
-    is_json_number, json_number_end, literal_json, literal_word, non_finite_word,
+    is_json_integer, is_json_number, json_number_end, literal_json, literal_word, non_finite_word,
     parse_number_like, scan_number,
 };
 pub(crate) use quote::{
