@@ -1,13 +1,14 @@
 //! The document level: the prose, code fences and reasoning blocks before the value, and
 //! comments between tokens.
 
-use super::bytes::{quote_at, starts_with_partial};
+use super::bytes::quote_at;
 use super::lookahead::{
     bare_key_at, call_arg_at, fenced_scalar_start, object_at_text_start, plausible_container,
 };
 use super::parser::{Comment, Mode, Parser, Step};
 use crate::text::is_ws;
 use crate::text::reasoning_opener;
+use crate::text::starts_with_partial;
 
 impl Parser {
     // ----- before the value -------------------------------------------------------------

@@ -45,7 +45,8 @@
 //! `is_numeric_bare_string` and `classify` (`Parser::parse_bare_value`, `literal_word`).
 //! `fence_value_start` is shared: it lives in `text::markup`.
 
-use super::bytes::{quote_at, starts_with_partial, string_stop, typo_quote_at};
+use super::bytes::{quote_at, string_stop, typo_quote_at};
+use crate::text::starts_with_partial;
 use crate::text::{
     is_ident, is_ident_start, is_python_prefix, is_ws, ELLIPSIS, FULL_WIDTH_COLON, KEY_LIKE_LEN,
     LOOKAHEAD,

@@ -4,7 +4,7 @@
 //! reasoning blocks, comments), `strings`, `keys` (keys and colons), `words` (bare words,
 //! numbers, literals, calls), `containers` (openers, closers, whole containers).
 
-use super::bytes::{starts_with_partial, string_stop, typo_quote_at};
+use super::bytes::{string_stop, typo_quote_at};
 use super::events::EventLog;
 use super::lookahead::{
     bare_member_string, comma_then_member, key_follows, windows_path, After, BareEnd,
@@ -16,6 +16,7 @@ use super::words::is_word_byte;
 use super::WHOLE_MIN_SCAN;
 use super::{whole, STREAM_DEPTH_LIMIT};
 use crate::text::fence_value_start;
+use crate::text::starts_with_partial;
 use crate::text::{is_ws, ELLIPSIS, FULL_WIDTH_COLON};
 use crate::{NonFinite, Options};
 use std::collections::HashSet;

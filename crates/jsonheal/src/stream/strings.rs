@@ -2,8 +2,8 @@
 //! end, and what a closing quote's next bytes decide.
 
 use super::bytes::{
-    escape, is_typographic, plain_stop, quote_len, string_stop, third_stop, typo_quote_at, Escape,
-    TYPO, TYPO_SINGLE,
+    is_typographic, plain_stop, quote_len, string_stop, third_stop, typo_quote_at, TYPO,
+    TYPO_SINGLE,
 };
 use super::lookahead::{
     comma_then_member, double_quote_closes_value, ellipsis_then_colon, key_closer_later,
@@ -12,6 +12,7 @@ use super::lookahead::{
 };
 use super::parser::{Comment, Mode, Parser, Step};
 use super::tree::Kind;
+use crate::text::{escape, Escape};
 use crate::text::{is_ws, KEY_LIKE_LEN, LOOKAHEAD};
 
 /// How `Parser::plain_value_run` stopped.

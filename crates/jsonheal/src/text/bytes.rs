@@ -114,3 +114,15 @@ pub(crate) fn find_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> Option<usize>
             .is_some_and(|w| w.eq_ignore_ascii_case(needle))
     })
 }
+
+/// Whether `have` starts with `want`: `Some(true)`/`Some(false)` when it can tell, `None`
+/// when `have` is a proper prefix of `want` (more text is needed).
+pub(crate) fn starts_with_partial(have: &[u8], want: &[u8]) -> Option<bool> {
+    if have.len() >= want.len() {
+        Some(&have[..want.len()] == want)
+    } else if want.starts_with(have) {
+        None
+    } else {
+        Some(false)
+    }
+}
