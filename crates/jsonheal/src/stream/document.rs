@@ -2,10 +2,9 @@
 //! comments between tokens.
 
 use super::bytes::quote_at;
-use super::lookahead::{
-    bare_key_at, call_arg_at, fenced_scalar_start, object_at_text_start, plausible_container,
-};
+use super::lookahead::{bare_key_at, call_arg_at, fenced_scalar_start};
 use super::parser::{Comment, Mode, Parser, Step};
+use crate::rules::{object_at_text_start, plausible_container};
 use crate::text::is_ws;
 use crate::text::reasoning_opener;
 use crate::text::starts_with_partial;
@@ -111,7 +110,7 @@ impl Parser {
                     let open = if self.in_fence || (self.text_start && c == b'[') {
                         Some(true)
                     } else if self.text_start {
-                        object_at_text_start(bytes, self.pos)
+                        object_at_text_start(bytes, self.pos, false)
                     } else if c == b'[' && !crate::text::first_on_line(bytes, self.pos) {
                         // As the engine: `see [1].` is a citation and `- [ ] task` a task
                         // box, not the value.
@@ -121,10 +120,12 @@ impl Parser {
                         ) {
                             (None, _) | (_, None) => None,
                             (Some(true), _) | (_, Some(true)) => Some(false),
-                            (Some(false), Some(false)) => plausible_container(bytes, self.pos),
+                            (Some(false), Some(false)) => {
+                                plausible_container(bytes, self.pos, false)
+                            }
                         }
                     } else {
-                        plausible_container(bytes, self.pos)
+                        plausible_container(bytes, self.pos, false)
                     };
                     match open {
                         None => return Step::Wait,

@@ -9,8 +9,6 @@
 //! - `fenced_scalar_start` → `Parser::fenced_scalar_at`
 //! - `key_closer_later` → `Parser::key_closer_later`
 //! - `double_quote_closes_value` → `Parser::double_quote_closes` (with `skip_layout_ahead`)
-//! - `object_at_text_start` → `Parser::object_at_text_start`
-//! - `plausible_container` → `Parser::plausible_container`
 //! - `word_after_quoted` → `Parser::key_follows` (a quoted word with a word right after
 //!   its closing quote is no key)
 //! - `elements_then_array_closer` → `Parser::elements_then_array_closer`, through the shared
@@ -190,93 +188,6 @@ pub(super) fn double_quote_closes_value(
             }
         }
         _ => Some(false),
-    })
-}
-
-/// As the engine: a `{` that starts the text opens an object unless it is prose in braces
-/// (`{see attached}`), which has no `:` or quote before its first `}`. `None`: more text is
-/// needed.
-pub(super) fn object_at_text_start(b: &[u8], i: usize) -> Option<bool> {
-    if plausible_container(b, i)? {
-        return Some(true);
-    }
-    // As in the engine: a quote before the first `}` counts (`{a 'b'}` lost its colon).
-    for k in i + 1..i + LOOKAHEAD {
-        match *b.get(k)? {
-            b':' | b'=' | b'"' | b'\'' | 0xE2 => return Some(true),
-            b'}' => return Some(false),
-            _ => {}
-        }
-    }
-    Some(true)
-}
-
-/// Whether the `{` or `[` at `b[i]`, met in prose, opens JSON (the engine's judgement, over
-/// the same bounded lookahead): `None` when more text is needed.
-pub(super) fn plausible_container(b: &[u8], i: usize) -> Option<bool> {
-    let limit = i + LOOKAHEAD;
-    let mut j = i + 1;
-    while j < limit && b.get(j).is_some_and(|&c| is_ws(c)) {
-        j += 1;
-    }
-    let c = *b.get(j)?;
-    let object = b[i] == b'{';
-    Some(match c {
-        // As the engine: `{{name}}` is a template's placeholder, not JSON.
-        b'{' => !crate::text::template_placeholder(b, i, limit, false)?,
-        b'"' | b'[' | b'\'' => true,
-        b'}' => object,
-        b']' => !object,
-        b'\\' => *b.get(j + 1)? == b'"',
-        b'/' => matches!(*b.get(j + 1)?, b'/' | b'*'),
-        b'#' => matches!(*b.get(j + 1)?, b' ' | b'\t' | b'\n' | b'\r' | b'#'),
-        0xE2 => quote_at(&b[j..])?,
-        // As the engine: `[-r]` in a usage line is an option, `[8%]` a note.
-        b'-' | b'0'..=b'9' => {
-            !object && crate::rules::number_element_at(&b[..b.len().min(limit)], j, false)?
-        }
-        _ if is_ident_start(c) => {
-            let mut k = j;
-            // As the engine: the key's word ends at a `:` or a full-width `：`.
-            let mut full_width_colon = false;
-            while k < limit && (is_ident(*b.get(k)?) || b[k] == b' ') {
-                if b[k] == 0xEF && starts_with_partial(&b[k..], FULL_WIDTH_COLON)? {
-                    full_width_colon = true;
-                    break;
-                }
-                k += 1;
-            }
-            if object {
-                full_width_colon || *b.get(k)? == b':'
-            } else {
-                // As the engine: a literal word, then a separator or a space.
-                let mut w = j;
-                while w < limit && b.get(w)?.is_ascii_alphabetic() {
-                    w += 1;
-                }
-                let literal = matches!(
-                    &b[j..w],
-                    b"true"
-                        | b"True"
-                        | b"TRUE"
-                        | b"false"
-                        | b"False"
-                        | b"FALSE"
-                        | b"null"
-                        | b"None"
-                        | b"none"
-                        | b"NULL"
-                        | b"Null"
-                        | b"nil"
-                        | b"undefined"
-                        | b"NaN"
-                        | b"Infinity"
-                );
-                let next = *b.get(w)?;
-                literal && (is_ws(next) || matches!(next, b',' | b']'))
-            }
-        }
-        _ => false,
     })
 }
 
