@@ -5,9 +5,7 @@ use super::bytes::quote_at;
 use super::lookahead::{bare_key_at, call_arg_at, fenced_scalar_start};
 use super::parser::{Comment, Mode, Parser, Step};
 use crate::rules::{object_at_text_start, plausible_container};
-use crate::text::is_ws;
-use crate::text::reasoning_opener;
-use crate::text::starts_with_partial;
+use crate::text::{is_ws, reasoning_opener, starts_with_partial};
 
 impl Parser {
     // ----- before the value -------------------------------------------------------------

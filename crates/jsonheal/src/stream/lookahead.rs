@@ -1,7 +1,7 @@
 //! The stream's look-ahead helpers: free functions of the bytes that have arrived and a
 //! position, answering `Some(..)` once the text decides and `None` while it cannot tell (the
 //! stream then waits). Each re-implements a look-ahead judgement of the one-shot engine
-//! (`crate::repair`, its `Parser` methods unless noted); a later step replaces each with one
+//! (`crate::engine`, its `Parser` methods unless noted); a later step replaces each with one
 //! shared `rules::` function. Stream helper → the engine rule it mirrors:
 //!
 //! - `call_arg_at` → `Parser::bare_document` (a text that is one call: `callback({`)
@@ -33,21 +33,18 @@
 //!   engine's key reading and `Parser::thousands_groups`
 //! - `key_without_closing_quote_at` → `Parser::key_without_closing_quote_at`
 //!
-//! Copies of the engine's facts kept elsewhere in the stream: in `bytes`, `LOOKAHEAD` and
-//! `FULL_WIDTH_COLON` (the engine's constants), `is_ws` (`is_ws`), `is_ident_start`,
-//! `is_ident`, `is_python_prefix` (`python_string_prefix`), `is_raw_prefix`,
-//! `typo_quote_at` (`typographic_quote`), `escape` / `unicode_escape` / `hex`
-//! (`Parser::parse_escape`, `Parser::parse_unicode_escape`, `hex4`); in `document`,
-//! `REASONING_TAGS` (`Parser::reasoning_block_end`'s list); in `strings`, `cuttable`
-//! (`Parser::parse_string`'s cut after a raw line break); in `words`,
+//! The byte facts (look-ahead budget, character classes, Python prefixes, number grammar,
+//! escapes, reasoning tags, placeholders, `fence_value_start`) come from `crate::text`, and
+//! `plausible_container` / `object_at_text_start` from `crate::rules`, as for the engine.
+//! Still the stream's own: in `bytes`, its `u8` quote marks (`TYPO`, `TYPO_SINGLE`,
+//! `typo_quote_at`, `quote_at`, which the engine writes as `text::Quote`); in `strings`,
+//! `cuttable` (`Parser::parse_string`'s cut after a raw line break); in `words`,
 //! `is_numeric_bare_string` and `classify` (`Parser::parse_bare_value`, `literal_word`).
-//! `fence_value_start` is shared: it lives in `text::markup`.
 
 use super::bytes::{quote_at, string_stop, typo_quote_at};
-use crate::text::starts_with_partial;
 use crate::text::{
-    is_ident, is_ident_start, is_python_prefix, is_ws, ELLIPSIS, FULL_WIDTH_COLON, KEY_LIKE_LEN,
-    LOOKAHEAD,
+    is_ident, is_ident_start, is_python_prefix, is_ws, starts_with_partial, ELLIPSIS,
+    FULL_WIDTH_COLON, KEY_LIKE_LEN, LOOKAHEAD,
 };
 
 /// Where the argument starts when `b` starts with a call whose argument looks like JSON

@@ -15,9 +15,7 @@ use super::words::is_word_byte;
 #[cfg(test)]
 use super::WHOLE_MIN_SCAN;
 use super::{whole, STREAM_DEPTH_LIMIT};
-use crate::text::fence_value_start;
-use crate::text::starts_with_partial;
-use crate::text::{is_ws, ELLIPSIS, FULL_WIDTH_COLON};
+use crate::text::{fence_value_start, is_ws, starts_with_partial, ELLIPSIS, FULL_WIDTH_COLON};
 use crate::{NonFinite, Options};
 use std::collections::HashSet;
 

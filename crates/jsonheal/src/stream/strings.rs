@@ -12,8 +12,7 @@ use super::lookahead::{
 };
 use super::parser::{Comment, Mode, Parser, Step};
 use super::tree::Kind;
-use crate::text::{escape, Escape};
-use crate::text::{is_ws, KEY_LIKE_LEN, LOOKAHEAD};
+use crate::text::{escape, is_ws, Escape, KEY_LIKE_LEN, LOOKAHEAD};
 
 /// How `Parser::plain_value_run` stopped.
 pub(super) enum PlainRun {

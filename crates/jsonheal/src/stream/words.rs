@@ -5,10 +5,9 @@
 use super::lookahead::quote_ends_lost_opening;
 use super::parser::{Mode, Parser, Step};
 use super::tree::Kind;
-use crate::text::starts_with_partial;
 use crate::text::{
     is_ident_start, is_json_integer, is_json_number, is_python_prefix, is_raw_prefix, is_ws,
-    LOOKAHEAD,
+    starts_with_partial, LOOKAHEAD,
 };
 use crate::NonFinite;
 
