@@ -533,7 +533,10 @@ fn reasoning_end(text: &str) -> usize {
 
 /// Whether `rest` starts (after whitespace) with a reasoning opener.
 fn opens_reasoning(rest: &str) -> bool {
-    reasoning_opener(rest.trim_start().as_bytes()).is_some()
+    matches!(
+        reasoning_opener(rest.trim_start().as_bytes(), true),
+        Some(Some(_))
+    )
 }
 
 /// Whether the reply stops inside a reasoning block (cut off while the model was thinking).

@@ -23,22 +23,6 @@ mod error;
 mod rules;
 mod text;
 
-/// The engine's former path, kept only so that `stream` (being split on another branch)
-/// still resolves the `crate::repair::NAME` it calls, now homed in `rules` and `text`.
-/// Temporary: a later step points the stream at `rules` and `text` directly and removes
-/// this module.
-mod repair {
-    pub(crate) use crate::rules::{
-        apostrophe_closes, citation_at, control_token, elements_then_array_closer_at,
-        escaped_document_at, lost_brace_key_at, member_value_string_at, number_element_at,
-        separator_after_quote, string_end_on_line, task_box_at, words_after_closers,
-    };
-    pub(crate) use crate::text::{
-        escaped_at, find_ignore_ascii_case, first_on_line, json_number_end, literal_word,
-        template_placeholder, unescaped_byte, TEMPLATE_SIGILS,
-    };
-}
-
 pub mod args;
 pub mod extract;
 pub mod format;

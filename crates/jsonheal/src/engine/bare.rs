@@ -6,7 +6,7 @@ use crate::error::{Error, ErrorKind};
 use crate::text::{
     closing_tags_to_end, is_ident_start, is_json_number, is_raw_prefix, is_ws, json_number_end,
     literal_json, literal_word, non_finite_word, parse_number_like, python_string_prefix, quote_at,
-    scan_number, utf8_len, LOOKAHEAD,
+    scan_number, utf8_len, ELLIPSIS, LOOKAHEAD,
 };
 use std::ops::Range;
 
@@ -66,7 +66,7 @@ impl Parser<'_> {
         if c == b'.' && self.starts_with(self.pos, b"...") {
             return self.ellipsis(mode, 3);
         }
-        if c == 0xE2 && self.starts_with(self.pos, "\u{2026}".as_bytes()) {
+        if c == 0xE2 && self.starts_with(self.pos, ELLIPSIS) {
             return self.ellipsis(mode, 3);
         }
         // (A typographic quote is ident-start too, but opens a string: `[“a:”]`.)

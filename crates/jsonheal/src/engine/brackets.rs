@@ -3,7 +3,7 @@
 use super::parser::{Frame, FrameKind, Mode, Parser, StrCtx};
 use super::{Repair, RepairKind};
 use crate::error::Error;
-use crate::rules::elements_then_array_closer_at;
+use crate::rules::{elements_then_array_closer_at, plausible_container};
 use crate::text::{first_on_line, is_ident_start, is_ws, quote_at, Quote, FULL_WIDTH_COMMA};
 
 /// How a closer of the wrong kind is read (see `Parser::wrong_closer_reading`).
@@ -440,7 +440,7 @@ impl Parser<'_> {
         self.stack.len() == 1
             && self.top_kind() == Some(FrameKind::Object)
             && first_on_line(self.src, i)
-            && self.plausible_container(i)
+            && plausible_container(self.src, i, true) == Some(true)
     }
 
     /// `{"items": {"a": 1}, {"a": 2}], "n": 2}`: where the innermost object wants a key, a

@@ -5,14 +5,13 @@ use super::parser::{trim_json_ws, Parser, Start};
 use super::{Options, Repair, RepairKind, Repaired};
 use crate::error::{Error, ErrorKind};
 use crate::rules::{
-    citation_at, control_token, escaped_document_at, number_element_at, task_box_at,
+    citation_at, control_token, escaped_document_at, object_at_text_start, plausible_container,
+    task_box_at,
 };
-use crate::stream::fence_value_start;
 use crate::text::{
-    comment_end, fence_marker, find_ignore_ascii_case, first_on_line, is_ident, is_ident_start,
-    is_ws, literal_word, parse_number_like, quote_at, reasoning_opener, scan_bare_word,
-    template_placeholder, typographic_quote, unescaped_byte, FULL_WIDTH_COLON, IDENT_OR_SPACE,
-    LOOKAHEAD,
+    comment_end, fence_marker, fence_value_start, find_ignore_ascii_case, first_on_line,
+    is_ident_start, is_ws, parse_number_like, quote_at, reasoning_opener, scan_bare_word,
+    unescaped_byte, IDENT_OR_SPACE, LOOKAHEAD,
 };
 use std::ops::Range;
 
@@ -204,9 +203,10 @@ impl Parser<'_> {
             }
             // Inside a code fence a bracket is trusted: the fence says code follows.
             if (c == b'{' || c == b'[')
-                && ((at_text_start && (c == b'[' || self.object_at_text_start(i)))
+                && ((at_text_start
+                    && (c == b'[' || object_at_text_start(b, i, true) == Some(true)))
                     || self.in_fence
-                    || (self.plausible_container(i)
+                    || (plausible_container(b, i, true) == Some(true)
                         && !(first
                             && c == b'['
                             && !first_on_line(b, i)
@@ -302,84 +302,12 @@ impl Parser<'_> {
     /// `<think>…</think>` (and `<thinking>`, `<reasoning>`, `<reflection>`): the offset just
     /// past the block, or the input's end when it never closes.
     pub(super) fn reasoning_block_end(&self, i: usize) -> Option<usize> {
-        let (open, close) = reasoning_opener(&self.src[i..])?;
+        let (open, close) = reasoning_opener(&self.src[i..], true)??;
         let body = &self.src[i + open.len()..];
         Some(match find_ignore_ascii_case(body, close) {
             Some(n) => i + open.len() + n + close.len(),
             None => self.src.len(),
         })
-    }
-
-    /// Whether a `{` or `[` met in prose opens JSON rather than being part of the prose
-    /// (`{name}`, `[see below]`). Looks a bounded distance ahead.
-    pub(super) fn plausible_container(&self, i: usize) -> bool {
-        let b = self.src;
-        let limit = (i + LOOKAHEAD).min(b.len());
-        let mut j = i + 1;
-        while j < limit && is_ws(b[j]) {
-            j += 1;
-        }
-        let Some(&c) = b.get(j) else {
-            // `{` at the very end: a document cut right after it opened.
-            return true;
-        };
-        let object = b[i] == b'{';
-        match c {
-            // `{{name}}` is a template's placeholder, not JSON.
-            b'{' => !template_placeholder(b, i, limit),
-            b'"' | b'[' => true,
-            b'\'' => true,
-            b'}' => object,
-            b']' => !object,
-            b'\\' => b.get(j + 1) == Some(&b'"'),
-            b'/' => matches!(b.get(j + 1), Some(b'/' | b'*')),
-            b'#' => self.comment_at(j),
-            0xE2 => typographic_quote(b, j).is_some(),
-            // `[-r]` in a usage line is an option, `[8%]` a note: numbers only.
-            b'-' | b'0'..=b'9' => !object && number_element_at(&b[..limit], j, true) == Some(true),
-            _ if is_ident_start(c) => {
-                let mut k = j;
-                // The key's word ends at a `:` or a full-width `：` (`{名前：太郎}`).
-                while k < limit
-                    && (is_ident(b[k]) || b[k] == b' ')
-                    && !b[k..].starts_with(FULL_WIDTH_COLON)
-                {
-                    k += 1;
-                }
-                if object {
-                    b.get(k) == Some(&b':') || b[k..].starts_with(FULL_WIDTH_COLON)
-                } else {
-                    // `[null, …]` or `[True\n…`: a literal, then a separator or a line end.
-                    let mut w = j;
-                    while w < limit && b[w].is_ascii_alphabetic() {
-                        w += 1;
-                    }
-                    literal_word(&b[j..w]).is_some()
-                        && b.get(w)
-                            .is_none_or(|&n| is_ws(n) || matches!(n, b',' | b']'))
-                }
-            }
-            _ => false,
-        }
-    }
-
-    /// A `{` that starts the text opens an object unless it is prose in braces
-    /// (`{see attached}`): that needs a `:` before the first `}`.
-    pub(super) fn object_at_text_start(&self, i: usize) -> bool {
-        if self.plausible_container(i) {
-            return true;
-        }
-        let b = self.src;
-        let limit = (i + LOOKAHEAD).min(b.len());
-        // A quote before the first `}` counts too: `{a 'b'}` lost its colon, but quoted text
-        // is not prose in braces like `{see attached}`.
-        match b[i + 1..limit]
-            .iter()
-            .find(|&&c| matches!(c, b':' | b'=' | b'}' | b'"' | b'\'' | 0xE2))
-        {
-            Some(&c) => c != b'}',
-            None => true,
-        }
     }
 
     /// The text's first non-space byte is not a bracket: a document with a missing opening

@@ -4,7 +4,7 @@ use super::parser::{FrameKind, Parser, StrCtx, StrEnd};
 use crate::rules::{closers_then_next, string_end_on_line, words_after_closers};
 use crate::text::{
     closing_tags_to_end, is_ident, is_ident_start, is_json_number, is_ws, json_number_end,
-    layout_len, literal_word, quote_at, scan_number, typographic_quote, Quote, TypoQuote,
+    layout_len, literal_word, quote_at, scan_number, typographic_quote, Quote, TypoQuote, ELLIPSIS,
     FULL_WIDTH_COMMA, KEY_LIKE_LEN, LOOKAHEAD,
 };
 
@@ -206,7 +206,7 @@ impl Parser<'_> {
                     || self.key_without_closing_quote_at(k)
                     // `"a": "x", ... "z": 1`: an ellipsis stands for left-out members.
                     || self.starts_with(k, b"...")
-                    || self.starts_with(k, "\u{2026}".as_bytes())
+                    || self.starts_with(k, ELLIPSIS)
                     || self.cut_key_at_end(k)
                     // `"tags": "a", "b"]`: the member's value lost its `[`.
                     || (c == b','
@@ -388,13 +388,13 @@ impl Parser<'_> {
     /// Whether the string element that ends just before `after` is a key after all: it is
     /// short and on one line, and a value follows its colon. Either the array lost its `]`
     /// or the object the key opens lost its `{` (see `key_in_array`). The stream holds such
-    /// elements back while they are this short (`stream::KEY_LIKE_LEN`).
+    /// elements back while they are this short (`KEY_LIKE_LEN`).
     pub(super) fn key_in_open_array(&self, after: usize) -> bool {
         self.top_kind() == Some(FrameKind::Array) && self.key_like_string_before(after)
     }
 
     /// Whether the string that closed last (all of a concatenation) is as short as a key
-    /// and on one line (`stream::KEY_LIKE_LEN`).
+    /// and on one line (`KEY_LIKE_LEN`).
     pub(super) fn closed_string_is_key_length(&self) -> bool {
         let content = self
             .src
@@ -405,7 +405,7 @@ impl Parser<'_> {
 
     /// Whether the string that ends just before `after` reads as a key: it is short and on
     /// one line, and a `:` and a value follow it. The stream holds strings back while they
-    /// are this short (`stream::KEY_LIKE_LEN`).
+    /// are this short (`KEY_LIKE_LEN`).
     pub(super) fn key_like_string_before(&self, after: usize) -> bool {
         let b = self.src;
         // All of a concatenation (`"a" + "b":`) counts, as the stream has shown it.

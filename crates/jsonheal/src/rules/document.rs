@@ -1,6 +1,10 @@
 //! Document-level judgements: what at a position starts (or is not) the answer.
 
-use crate::text::{is_ws, quote_at, quoted_end, LOOKAHEAD};
+use super::number_element_at;
+use crate::text::{
+    is_ident, is_ident_start, is_ws, literal_word, quote_at, quoted_end, starts_with_partial,
+    template_placeholder, typographic_quote, FULL_WIDTH_COLON, LOOKAHEAD,
+};
 
 /// Whether the text's first bracket, at `b[start]`, opens an escaped document: an escaped
 /// quote after it, or layout written as escapes (`{\n  \"a\": 1}`, `{\n"a": 1}`), which no
@@ -123,4 +127,98 @@ pub(crate) fn control_token(b: &[u8], i: usize, complete: bool) -> Option<Option
             Some(_) => return Some(Some(end - i)),
         }
     }
+}
+
+/// Whether the `{` or `[` at `b[i]`, met in prose, opens JSON rather than being part of the
+/// prose (`{name}`, `[see below]`): what follows it within the look-ahead must look like
+/// JSON. `None`: the text ends before that is decided (only when not `complete`).
+pub(crate) fn plausible_container(b: &[u8], i: usize, complete: bool) -> Option<bool> {
+    // The byte at `k`, `Some(None)` at the text's end when it is complete.
+    let get = |k: usize| match b.get(k) {
+        Some(&c) => Some(Some(c)),
+        None if complete => Some(None),
+        None => None,
+    };
+    let partial =
+        |k: usize, want: &[u8]| match starts_with_partial(b.get(k..).unwrap_or_default(), want) {
+            None if complete => Some(false),
+            told => told,
+        };
+    let limit = i + LOOKAHEAD;
+    let mut j = i + 1;
+    while j < limit && b.get(j).is_some_and(|&c| is_ws(c)) {
+        j += 1;
+    }
+    let Some(c) = get(j)? else {
+        // `{` at the very end: a document cut right after it opened.
+        return Some(true);
+    };
+    let object = b[i] == b'{';
+    Some(match c {
+        // `{{name}}` is a template's placeholder, not JSON.
+        b'{' => !template_placeholder(b, i, limit, complete)?,
+        b'"' | b'[' | b'\'' => true,
+        b'}' => object,
+        b']' => !object,
+        b'\\' => get(j + 1)? == Some(b'"'),
+        b'/' => matches!(get(j + 1)?, Some(b'/' | b'*')),
+        // A `#` comment: `#` then layout, the end, or more `#`.
+        b'#' => get(j + 1)?.is_none_or(|n| is_ws(n) || n == b'#'),
+        0xE2 => match typographic_quote(b, j) {
+            Some(_) => true,
+            // `“` cut after its first byte or two.
+            None if !complete && b.len() < j + 3 && b[j + 1..].iter().all(|&c| c == 0x80) => {
+                return None
+            }
+            None => false,
+        },
+        // `[-r]` in a usage line is an option, `[8%]` a note: numbers only.
+        b'-' | b'0'..=b'9' => !object && number_element_at(&b[..b.len().min(limit)], j, complete)?,
+        _ if is_ident_start(c) => {
+            let mut k = j;
+            // The key's word ends at a `:` or a full-width `：` (`{名前：太郎}`).
+            while k < limit {
+                match get(k)? {
+                    Some(c) if is_ident(c) || c == b' ' => {}
+                    _ => break,
+                }
+                if b[k] == 0xEF && partial(k, FULL_WIDTH_COLON)? {
+                    break;
+                }
+                k += 1;
+            }
+            if object {
+                get(k)? == Some(b':') || partial(k, FULL_WIDTH_COLON)?
+            } else {
+                // `[null, …]` or `[True\n…`: a literal, then a separator or a line end.
+                let mut w = j;
+                while w < limit && get(w)?.is_some_and(|c| c.is_ascii_alphabetic()) {
+                    w += 1;
+                }
+                literal_word(&b[j..w]).is_some()
+                    && get(w)?.is_none_or(|n| is_ws(n) || matches!(n, b',' | b']'))
+            }
+        }
+        _ => false,
+    })
+}
+
+/// Whether a `{` that starts the text at `b[i]` opens an object: unless it is prose in
+/// braces (`{see attached}`), which has no `:`, `=` or quote before its first `}` (a quote
+/// counts: `{a 'b'}` lost its colon). `None`: the text ends before that is decided (only
+/// when not `complete`).
+pub(crate) fn object_at_text_start(b: &[u8], i: usize, complete: bool) -> Option<bool> {
+    if plausible_container(b, i, complete)? {
+        return Some(true);
+    }
+    for k in i + 1..i + LOOKAHEAD {
+        match b.get(k) {
+            Some(b':' | b'=' | b'"' | b'\'' | 0xE2) => return Some(true),
+            Some(b'}') => return Some(false),
+            Some(_) => {}
+            None if complete => break,
+            None => return None,
+        }
+    }
+    Some(true)
 }

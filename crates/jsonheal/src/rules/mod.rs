@@ -15,6 +15,8 @@
 //! | a `[1]` citation in prose is no answer | `StrippedProse` | [`citation_at`] | `citations_in_prose_are_no_answer` |
 //! | a `- [ ]` task box is no answer | `StrippedProse` | [`task_box_at`] | `citations_in_prose_are_no_answer` |
 //! | `[TOOL_CALLS]`, `[INST]` are prose | `StrippedProse` | [`control_token`] | `chat_template_control_tokens` |
+//! | a `{`/`[` in prose opens JSON | `StrippedProse` (when not) | [`plausible_container`] | `fences_prose_and_reasoning` |
+//! | a `{` at the text's start is no prose in braces | `StrippedProse` (when not) | [`object_at_text_start`] | `fences_prose_and_reasoning` |
 //! | a `[` before a number opens an array | `StrippedProse` (when not) | [`number_element_at`] | `fences_prose_and_reasoning` |
 //! | elements then `]` after a member's value | `MissingArrayOpener` | [`elements_then_array_closer_at`] | `member_values_that_lost_their_opener` |
 //! | a `'` closes a `"` string | `SingleQuotes` | [`apostrophe_closes`] | `strings_closed_by_another_kind_of_quote` |
@@ -33,7 +35,8 @@ mod string_end;
 
 pub(crate) use array::{elements_then_array_closer_at, number_element_at};
 pub(crate) use document::{
-    citation_at, control_token, escaped_document_at, lost_brace_key_at, task_box_at,
+    citation_at, control_token, escaped_document_at, lost_brace_key_at, object_at_text_start,
+    plausible_container, task_box_at,
 };
 pub(crate) use string_end::{
     apostrophe_closes, closers_then_next, member_value_string_at, quote_then_separator,

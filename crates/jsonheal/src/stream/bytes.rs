@@ -1,5 +1,7 @@
-//! Byte facts the parser reads by: character classes, quote kinds, the scans for the next
-//! stop in a string, and escapes.
+//! The stream's quote marks and the scans for the next stop in a string (the byte facts it
+//! shares with the engine are in `crate::text`).
+
+use crate::text::starts_with_partial;
 
 /// `Mode::Str`'s quote for a string a typographic double quote opened (`“name”`): it
 /// closes at `”`, `“` or a straight `"` (the engine's rule), subject to what follows.
@@ -33,55 +35,6 @@ pub(super) fn quote_len(quote: u8) -> usize {
     } else {
         1
     }
-}
-
-/// `：`, which the engine reads as a colon after a key.
-pub(super) const FULL_WIDTH_COLON: &[u8] = "\u{FF1A}".as_bytes();
-
-pub(super) const ELLIPSIS: &[u8] = "\u{2026}".as_bytes();
-
-/// An escape sequence inside a string.
-pub(super) enum Escape {
-    /// Not enough text yet to tell.
-    Wait,
-    /// Decodes to this character and is this many bytes long; whether JSON allows it (a
-    /// lone surrogate or `\'` sends the engine down its repair path).
-    Char(char, usize, bool),
-    /// An invalid escape (`\U` in `C:\Users`): the backslash is content.
-    KeepBackslash,
-}
-
-/// How far the engine looks ahead (bytes) to judge a bracket in prose or a key.
-pub(super) const LOOKAHEAD: usize = 256;
-
-pub(super) fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
-}
-
-pub(super) fn is_ident_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_' || b == b'$' || b >= 0x80
-}
-
-/// `u`, `b`, `r`, `f`, `rb`, `br`, `rf`, `fr` in any case: a Python string prefix (the
-/// engine's `python_string_prefix`).
-pub(super) fn is_python_prefix(word: &[u8]) -> bool {
-    match word {
-        [c] => matches!(c.to_ascii_lowercase(), b'u' | b'b' | b'r' | b'f'),
-        [c, d] => matches!(
-            [c.to_ascii_lowercase(), d.to_ascii_lowercase()],
-            [b'r', b'b'] | [b'b', b'r'] | [b'r', b'f'] | [b'f', b'r']
-        ),
-        _ => false,
-    }
-}
-
-/// A prefix with `r` makes a raw string (the engine's `is_raw_prefix`).
-pub(super) fn is_raw_prefix(word: &[u8]) -> bool {
-    word.iter().any(|c| c.eq_ignore_ascii_case(&b'r'))
-}
-
-pub(super) fn is_ident(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'-' || b >= 0x80
 }
 
 /// Whether a string quote starts `b` (`"`, `'`, a backtick that is not a fence, a
@@ -204,96 +157,5 @@ fn string_stop_far(far: &[u8], quote: u8, third: Option<u8>) -> Option<usize> {
     match third {
         Some(third) => memchr::memchr3(quote, b'\\', third, far),
         None => memchr::memchr2(quote, b'\\', far),
-    }
-}
-
-/// Whether `have` starts with `want`: `Some(true)`/`Some(false)` when it can tell, `None`
-/// when `have` is a proper prefix of `want` (more text is needed).
-pub(super) fn starts_with_partial(have: &[u8], want: &[u8]) -> Option<bool> {
-    if have.len() >= want.len() {
-        Some(&have[..want.len()] == want)
-    } else if want.starts_with(have) {
-        None
-    } else {
-        Some(false)
-    }
-}
-
-/// Decode the escape at the start of `b` (which starts with `\\`) as the one-shot engine
-/// does in any kind of string.
-#[inline]
-pub(super) fn escape(b: &[u8]) -> Escape {
-    let Some(&c) = b.get(1) else {
-        return Escape::Wait;
-    };
-    let ch = match c {
-        b'"' => '"',
-        b'\\' => '\\',
-        b'/' => '/',
-        b'b' => '\u{8}',
-        b'f' => '\u{c}',
-        b'n' => '\n',
-        b'r' => '\r',
-        b't' => '\t',
-        b'\'' => return Escape::Char('\'', 2, false),
-        b'u' => return unicode_escape(b),
-        // `C:\Users`: an invalid escape keeps its backslash; what follows is read as usual.
-        _ => return Escape::KeepBackslash,
-    };
-    Escape::Char(ch, 2, true)
-}
-
-enum Hex {
-    Wait,
-    Value(u32),
-    Invalid,
-}
-
-/// `n` hex digits at `b[from..]`.
-fn hex(b: &[u8], from: usize, n: usize) -> Hex {
-    let mut v = 0u32;
-    for k in 0..n {
-        let Some(&h) = b.get(from + k) else {
-            return Hex::Wait;
-        };
-        match char::from(h).to_digit(16) {
-            Some(d) => v = v * 16 + d,
-            None => return Hex::Invalid,
-        }
-    }
-    Hex::Value(v)
-}
-
-/// `\uXXXX`, a surrogate pair `\uD83D\uDE00`, or a lone surrogate (U+FFFD).
-fn unicode_escape(b: &[u8]) -> Escape {
-    let unit = match hex(b, 2, 4) {
-        Hex::Wait => return Escape::Wait,
-        Hex::Invalid => return Escape::KeepBackslash,
-        Hex::Value(v) => v,
-    };
-    match unit {
-        0xD800..=0xDBFF => {
-            match starts_with_partial(b.get(6..).unwrap_or_default(), b"\\u") {
-                None => return Escape::Wait,
-                Some(false) => return Escape::Char(char::REPLACEMENT_CHARACTER, 6, false),
-                Some(true) => {}
-            }
-            match hex(b, 8, 4) {
-                Hex::Wait => Escape::Wait,
-                Hex::Value(lo @ 0xDC00..=0xDFFF) => {
-                    let cp = 0x10000 + ((unit - 0xD800) << 10) + (lo - 0xDC00);
-                    let ch = char::from_u32(cp).unwrap_or(char::REPLACEMENT_CHARACTER);
-                    Escape::Char(ch, 12, true)
-                }
-                // The next escape is read on its own.
-                Hex::Value(_) | Hex::Invalid => Escape::Char(char::REPLACEMENT_CHARACTER, 6, false),
-            }
-        }
-        0xDC00..=0xDFFF => Escape::Char(char::REPLACEMENT_CHARACTER, 6, false),
-        _ => Escape::Char(
-            char::from_u32(unit).unwrap_or(char::REPLACEMENT_CHARACTER),
-            6,
-            true,
-        ),
     }
 }

@@ -89,7 +89,7 @@ impl Parser {
                             .rev()
                             .map(|f| if f.object { b'}' } else { b']' }),
                     );
-                crate::repair::words_after_closers(b, at, open, false).map(|content| !content)
+                crate::rules::words_after_closers(b, at, open, false).map(|content| !content)
             }
             later => later.map(|later| !later),
         }

@@ -1,11 +1,11 @@
 //! The document level: the prose, code fences and reasoning blocks before the value, and
 //! comments between tokens.
 
-use super::bytes::{is_space, quote_at, starts_with_partial};
-use super::lookahead::{
-    bare_key_at, call_arg_at, fenced_scalar_start, object_at_text_start, plausible_container,
-};
+use super::bytes::quote_at;
+use super::lookahead::{bare_key_at, call_arg_at, fenced_scalar_start};
 use super::parser::{Comment, Mode, Parser, Step};
+use crate::rules::{object_at_text_start, plausible_container};
+use crate::text::{is_ws, reasoning_opener, starts_with_partial};
 
 impl Parser {
     // ----- before the value -------------------------------------------------------------
@@ -41,11 +41,11 @@ impl Parser {
                     }
                     Some(_) => {}
                 },
-                b'<' => match reasoning_tag(rest) {
+                b'<' => match reasoning_opener(rest, false) {
                     None => return Step::Wait,
-                    Some(Some(tag)) => {
-                        self.pos += REASONING_TAGS[tag].0.len();
-                        self.mode = Mode::Think(tag);
+                    Some(Some((open, close))) => {
+                        self.pos += open.len();
+                        self.mode = Mode::Think(close);
                         self.repaired = true;
                         return Step::Go;
                     }
@@ -69,9 +69,9 @@ impl Parser {
                 // A chat template's control token (`[TOOL_CALLS] [{…}]`): skipped as the
                 // engine skips it, and no prose either.
                 b'[' if !self.in_fence
-                    && crate::repair::control_token(full, self.pos, false) != Some(None) =>
+                    && crate::rules::control_token(full, self.pos, false) != Some(None) =>
                 {
-                    match crate::repair::control_token(full, self.pos, false) {
+                    match crate::rules::control_token(full, self.pos, false) {
                         Some(Some(len)) => {
                             self.pos += len;
                             self.repaired = true;
@@ -83,7 +83,7 @@ impl Parser {
                 }
                 b'{' | b'[' => {
                     if let Some((colon, scanned)) = self.bare_key_start {
-                        let first_value = bytes[colon + 1..self.pos].iter().all(|&b| is_space(b));
+                        let first_value = bytes[colon + 1..self.pos].iter().all(|&b| is_ws(b));
                         // A `{` anywhere rules the lost `{` out: the text is prose after all.
                         let from = scanned.max(self.pos);
                         // (A fenced value is the answer whatever comes after the fence.)
@@ -108,20 +108,22 @@ impl Parser {
                     let open = if self.in_fence || (self.text_start && c == b'[') {
                         Some(true)
                     } else if self.text_start {
-                        object_at_text_start(bytes, self.pos)
-                    } else if c == b'[' && !crate::repair::first_on_line(bytes, self.pos) {
+                        object_at_text_start(bytes, self.pos, false)
+                    } else if c == b'[' && !crate::text::first_on_line(bytes, self.pos) {
                         // As the engine: `see [1].` is a citation and `- [ ] task` a task
                         // box, not the value.
                         match (
-                            crate::repair::citation_at(bytes, self.pos, false),
-                            crate::repair::task_box_at(bytes, self.pos, false),
+                            crate::rules::citation_at(bytes, self.pos, false),
+                            crate::rules::task_box_at(bytes, self.pos, false),
                         ) {
                             (None, _) | (_, None) => None,
                             (Some(true), _) | (_, Some(true)) => Some(false),
-                            (Some(false), Some(false)) => plausible_container(bytes, self.pos),
+                            (Some(false), Some(false)) => {
+                                plausible_container(bytes, self.pos, false)
+                            }
                         }
                     } else {
-                        plausible_container(bytes, self.pos)
+                        plausible_container(bytes, self.pos, false)
                     };
                     match open {
                         None => return Step::Wait,
@@ -140,7 +142,7 @@ impl Parser {
                         match quote_at(rest) {
                             None => return Step::Wait,
                             Some(true) => {
-                                return match crate::repair::lost_brace_key_at(bytes, self.pos) {
+                                return match crate::rules::lost_brace_key_at(bytes, self.pos) {
                                     None => Step::Wait,
                                     Some(true) => {
                                         self.repaired = true;
@@ -188,10 +190,9 @@ impl Parser {
         Step::Go
     }
 
-    pub(super) fn think(&mut self, bytes: &[u8], tag: usize) -> Step {
-        let close = REASONING_TAGS[tag].1;
+    pub(super) fn think(&mut self, bytes: &[u8], close: &[u8]) -> Step {
         let rest = &bytes[self.pos..];
-        match crate::repair::find_ignore_ascii_case(rest, close) {
+        match crate::text::find_ignore_ascii_case(rest, close) {
             Some(i) => {
                 self.pos += i + close.len();
                 self.mode = Mode::Prose;
@@ -233,51 +234,4 @@ impl Parser {
         }
         Step::Go
     }
-}
-
-/// Where a value starts on an opening fence's line (`rest` starts at the marker): past the
-/// marker, a language tag and spaces, at a `{` or `[` (```` ```json {"a": 1}``` ````).
-/// `Some(None)`: not on this line; `None`: more text is needed to tell. The one-shot engine
-/// uses it too, on the whole line.
-pub(crate) fn fence_value_start(rest: &[u8]) -> Option<Option<usize>> {
-    let marker = *rest.first()?;
-    let mut k = 0;
-    while rest.get(k) == Some(&marker) {
-        k += 1;
-    }
-    while rest
-        .get(k)
-        .is_some_and(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'-'))
-    {
-        k += 1;
-    }
-    while matches!(rest.get(k), Some(b' ' | b'\t')) {
-        k += 1;
-    }
-    let c = *rest.get(k)?;
-    Some(matches!(c, b'{' | b'[').then_some(k))
-}
-
-/// Reasoning blocks the engine skips before the value: opening tag (any case), closing tag.
-const REASONING_TAGS: [(&[u8], &[u8]); 4] = [
-    (b"<think>", b"</think>"),
-    (b"<thinking>", b"</thinking>"),
-    (b"<reasoning>", b"</reasoning>"),
-    (b"<reflection>", b"</reflection>"),
-];
-
-/// Which reasoning tag opens at the start of `b`: `Some(Some(i))`, `Some(None)` for none,
-/// `None` when more text is needed to tell.
-fn reasoning_tag(b: &[u8]) -> Option<Option<usize>> {
-    let mut undecided = false;
-    for (i, (open, _)) in REASONING_TAGS.iter().enumerate() {
-        let n = open.len().min(b.len());
-        if b[..n].eq_ignore_ascii_case(&open[..n]) {
-            if n == open.len() {
-                return Some(Some(i));
-            }
-            undecided = true;
-        }
-    }
-    (!undecided).then_some(None)
 }

@@ -1,12 +1,12 @@
 //! Keys and colons: quoted, bare and prefixed keys, lost colons, members with no value and
 //! duplicate keys.
 
-use super::bytes::{is_ident, is_python_prefix, is_raw_prefix, is_typographic, quote_len};
+use super::bytes::{is_typographic, quote_len};
 use super::containers::{fnv1a, key_mix};
 use super::lookahead::windows_path;
 use super::parser::{Mode, Parser, Step};
 use super::tree::{children, Kind};
-use super::KEY_LIKE_LEN;
+use crate::text::{is_ident, is_python_prefix, is_raw_prefix, KEY_LIKE_LEN};
 
 impl Parser {
     /// `{"a": }`, `{"a": , "b": 1}`, `{"a" }`: a member with no value is null to the
@@ -233,8 +233,8 @@ impl Parser {
         let space = key[..end].iter().rposition(|&c| c == b' ' || c == b'\t')?;
         let word = &key[space + 1..end];
         let name = key[..space].trim_ascii_end().len();
-        let is_value = crate::repair::json_number_end(word, 0, word.len()) == Some(word.len())
-            || crate::repair::literal_word(word).is_some();
+        let is_value = crate::text::json_number_end(word, 0, word.len()) == Some(word.len())
+            || crate::text::literal_word(word).is_some();
         if !is_value
             || name == 0
             || !key[..space]

@@ -1,7 +1,7 @@
 //! The stream's look-ahead helpers: free functions of the bytes that have arrived and a
 //! position, answering `Some(..)` once the text decides and `None` while it cannot tell (the
 //! stream then waits). Each re-implements a look-ahead judgement of the one-shot engine
-//! (`crate::repair`, its `Parser` methods unless noted); a later step replaces each with one
+//! (`crate::engine`, its `Parser` methods unless noted); a later step replaces each with one
 //! shared `rules::` function. Stream helper → the engine rule it mirrors:
 //!
 //! - `call_arg_at` → `Parser::bare_document` (a text that is one call: `callback({`)
@@ -9,10 +9,6 @@
 //! - `fenced_scalar_start` → `Parser::fenced_scalar_at`
 //! - `key_closer_later` → `Parser::key_closer_later`
 //! - `double_quote_closes_value` → `Parser::double_quote_closes` (with `skip_layout_ahead`)
-//! - `template_placeholder_at` → `repair::template_placeholder`, already shared; only the
-//!   "cannot tell yet" part is the stream's own
-//! - `object_at_text_start` → `Parser::object_at_text_start`
-//! - `plausible_container` → `Parser::plausible_container`
 //! - `word_after_quoted` → `Parser::key_follows` (a quoted word with a word right after
 //!   its closing quote is no key)
 //! - `elements_then_array_closer` → `Parser::elements_then_array_closer`, through the shared
@@ -37,21 +33,19 @@
 //!   engine's key reading and `Parser::thousands_groups`
 //! - `key_without_closing_quote_at` → `Parser::key_without_closing_quote_at`
 //!
-//! Copies of the engine's facts kept elsewhere in the stream: in `bytes`, `LOOKAHEAD` and
-//! `FULL_WIDTH_COLON` (the engine's constants), `is_space` (`is_ws`), `is_ident_start`,
-//! `is_ident`, `is_python_prefix` (`python_string_prefix`), `is_raw_prefix`,
-//! `typo_quote_at` (`typographic_quote`), `escape` / `unicode_escape` / `hex`
-//! (`Parser::parse_escape`, `Parser::parse_unicode_escape`, `hex4`); in `document`,
-//! `REASONING_TAGS` (`Parser::reasoning_block_end`'s list); in `strings`, `cuttable`
-//! (`Parser::parse_string`'s cut after a raw line break); in `words`,
+//! The byte facts (look-ahead budget, character classes, Python prefixes, number grammar,
+//! escapes, reasoning tags, placeholders, `fence_value_start`) come from `crate::text`, and
+//! `plausible_container` / `object_at_text_start` from `crate::rules`, as for the engine.
+//! Still the stream's own: in `bytes`, its `u8` quote marks (`TYPO`, `TYPO_SINGLE`,
+//! `typo_quote_at`, `quote_at`, which the engine writes as `text::Quote`); in `strings`,
+//! `cuttable` (`Parser::parse_string`'s cut after a raw line break); in `words`,
 //! `is_numeric_bare_string` and `classify` (`Parser::parse_bare_value`, `literal_word`).
-//! `document::fence_value_start` is the one rule the engine already takes from the stream.
 
-use super::bytes::{
-    is_ident, is_ident_start, is_python_prefix, is_space, quote_at, starts_with_partial,
-    string_stop, typo_quote_at, ELLIPSIS, FULL_WIDTH_COLON, LOOKAHEAD,
+use super::bytes::{quote_at, string_stop, typo_quote_at};
+use crate::text::{
+    is_ident, is_ident_start, is_python_prefix, is_ws, starts_with_partial, ELLIPSIS,
+    FULL_WIDTH_COLON, KEY_LIKE_LEN, LOOKAHEAD,
 };
-use super::KEY_LIKE_LEN;
 
 /// Where the argument starts when `b` starts with a call whose argument looks like JSON
 /// (`callback_1({`, `NumberLong(5`), as the engine's `bare_document` judges a text that is
@@ -66,7 +60,7 @@ pub(super) fn call_arg_at(b: &[u8]) -> Option<Option<usize>> {
     if word == 0 || b[word] != b'(' {
         return Some(None);
     }
-    let arg = word + 1 + b[word + 1..].iter().position(|&c| !is_space(c))?;
+    let arg = word + 1 + b[word + 1..].iter().position(|&c| !is_ws(c))?;
     let rest = &b[arg..];
     let json = match rest[0] {
         b'{' | b'[' | b'-' | b'0'..=b'9' => true,
@@ -124,10 +118,10 @@ pub(super) fn key_closer_later(b: &[u8], from: usize, quote: u8) -> Option<bool>
     let rest = b.get(from..).unwrap_or_default();
     let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
     let within = &line[..line.len().min(LOOKAHEAD)];
-    match memchr::memchr_iter(quote, within).find(|&n| !crate::repair::escaped_at(b, from + n)) {
+    match memchr::memchr_iter(quote, within).find(|&n| !crate::text::escaped_at(b, from + n)) {
         Some(n) => rest[n + 1..]
             .iter()
-            .find(|&&c| !is_space(c))
+            .find(|&&c| !is_ws(c))
             .map(|&c| c == b':'),
         // No such quote before the line ends (or the look-ahead's limit): known only once
         // the line is complete.
@@ -150,7 +144,7 @@ pub(super) fn double_quote_closes_value(
         let mut i = from;
         loop {
             match *b.get(i)? {
-                c if is_space(c) => i += 1,
+                c if is_ws(c) => i += 1,
                 b'/' | 0x80.. => return Some(None),
                 _ if i - from >= LOOKAHEAD => return Some(None),
                 _ => return Some(Some(i)),
@@ -194,123 +188,6 @@ pub(super) fn double_quote_closes_value(
     })
 }
 
-/// The engine's `template_placeholder` on `b[i..]`, or `None` while the text so far cannot
-/// tell (it ends inside what may be a placeholder).
-fn template_placeholder_at(b: &[u8], i: usize) -> Option<bool> {
-    let limit = i + LOOKAHEAD;
-    let decided = crate::repair::template_placeholder(b, i, limit);
-    // A `}}` seen, or a byte that ends the word, or the look-ahead's end: decided.
-    let window = &b[i..b.len().min(limit)];
-    // (A Mustache sigil may come first: `{{#items}}`.)
-    let name_from = if window
-        .get(2)
-        .is_some_and(|c| crate::repair::TEMPLATE_SIGILS.contains(c))
-    {
-        3
-    } else {
-        2
-    };
-    let open = window.len() < limit - i
-        && window.starts_with(b"{{")
-        && window[name_from.min(window.len())..]
-            .iter()
-            .all(|&c| is_ident(c) || matches!(c, b' ' | b'.'));
-    let cut_closer =
-        window.len() < limit - i && window.starts_with(b"{{") && !decided && window.ends_with(b"}");
-    if open || cut_closer {
-        None
-    } else {
-        Some(decided)
-    }
-}
-
-/// As the engine: a `{` that starts the text opens an object unless it is prose in braces
-/// (`{see attached}`), which has no `:` or quote before its first `}`. `None`: more text is
-/// needed.
-pub(super) fn object_at_text_start(b: &[u8], i: usize) -> Option<bool> {
-    if plausible_container(b, i)? {
-        return Some(true);
-    }
-    // As in the engine: a quote before the first `}` counts (`{a 'b'}` lost its colon).
-    for k in i + 1..i + LOOKAHEAD {
-        match *b.get(k)? {
-            b':' | b'=' | b'"' | b'\'' | 0xE2 => return Some(true),
-            b'}' => return Some(false),
-            _ => {}
-        }
-    }
-    Some(true)
-}
-
-/// Whether the `{` or `[` at `b[i]`, met in prose, opens JSON (the engine's judgement, over
-/// the same bounded lookahead): `None` when more text is needed.
-pub(super) fn plausible_container(b: &[u8], i: usize) -> Option<bool> {
-    let limit = i + LOOKAHEAD;
-    let mut j = i + 1;
-    while j < limit && b.get(j).is_some_and(|&c| is_space(c)) {
-        j += 1;
-    }
-    let c = *b.get(j)?;
-    let object = b[i] == b'{';
-    Some(match c {
-        // As the engine: `{{name}}` is a template's placeholder, not JSON.
-        b'{' => !template_placeholder_at(b, i)?,
-        b'"' | b'[' | b'\'' => true,
-        b'}' => object,
-        b']' => !object,
-        b'\\' => *b.get(j + 1)? == b'"',
-        b'/' => matches!(*b.get(j + 1)?, b'/' | b'*'),
-        b'#' => matches!(*b.get(j + 1)?, b' ' | b'\t' | b'\n' | b'\r' | b'#'),
-        0xE2 => quote_at(&b[j..])?,
-        // As the engine: `[-r]` in a usage line is an option, `[8%]` a note.
-        b'-' | b'0'..=b'9' => {
-            !object && crate::repair::number_element_at(&b[..b.len().min(limit)], j, false)?
-        }
-        _ if is_ident_start(c) => {
-            let mut k = j;
-            // As the engine: the key's word ends at a `:` or a full-width `：`.
-            let mut full_width_colon = false;
-            while k < limit && (is_ident(*b.get(k)?) || b[k] == b' ') {
-                if b[k] == 0xEF && starts_with_partial(&b[k..], FULL_WIDTH_COLON)? {
-                    full_width_colon = true;
-                    break;
-                }
-                k += 1;
-            }
-            if object {
-                full_width_colon || *b.get(k)? == b':'
-            } else {
-                // As the engine: a literal word, then a separator or a space.
-                let mut w = j;
-                while w < limit && b.get(w)?.is_ascii_alphabetic() {
-                    w += 1;
-                }
-                let literal = matches!(
-                    &b[j..w],
-                    b"true"
-                        | b"True"
-                        | b"TRUE"
-                        | b"false"
-                        | b"False"
-                        | b"FALSE"
-                        | b"null"
-                        | b"None"
-                        | b"none"
-                        | b"NULL"
-                        | b"Null"
-                        | b"nil"
-                        | b"undefined"
-                        | b"NaN"
-                        | b"Infinity"
-                );
-                let next = *b.get(w)?;
-                literal && (is_space(next) || matches!(next, b',' | b']'))
-            }
-        }
-        _ => false,
-    })
-}
-
 /// Whether the string a quote at `b[k]` opens closes on its line and a letter or digit
 /// comes right after its closing quote; `None` while the text cannot tell.
 pub(super) fn word_after_quoted(b: &[u8], k: usize) -> Option<bool> {
@@ -332,7 +209,7 @@ pub(super) fn word_after_quoted(b: &[u8], k: usize) -> Option<bool> {
 /// or literals, separated by commas, then a `]`, within the look-ahead. `None` while the
 /// text cannot tell.
 fn elements_then_array_closer(b: &[u8], k: usize) -> Option<bool> {
-    crate::repair::elements_then_array_closer_at(b, k)
+    crate::rules::elements_then_array_closer_at(b, k)
         .ok()
         .map(|end| end.is_some())
 }
@@ -342,7 +219,7 @@ fn elements_then_array_closer(b: &[u8], k: usize) -> Option<bool> {
 pub(super) fn value_starts_at(b: &[u8], m: usize) -> Option<bool> {
     let ends = |e: usize| {
         b.get(e)
-            .map(|&c| matches!(c, b',' | b'}' | b']') || is_space(c))
+            .map(|&c| matches!(c, b',' | b'}' | b']') || is_ws(c))
     };
     Some(match *b.get(m)? {
         b'{' | b'[' | b'"' | b'\'' => true,
@@ -351,14 +228,14 @@ pub(super) fn value_starts_at(b: &[u8], m: usize) -> Option<bool> {
             while matches!(*b.get(e)?, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') {
                 e += 1;
             }
-            crate::repair::json_number_end(b, m, e) == Some(e) && ends(e)?
+            crate::text::json_number_end(b, m, e) == Some(e) && ends(e)?
         }
         c if c.is_ascii_alphabetic() => {
             let mut e = m;
             while b.get(e)?.is_ascii_alphabetic() {
                 e += 1;
             }
-            crate::repair::literal_word(&b[m..e]).is_some() && ends(e)?
+            crate::text::literal_word(&b[m..e]).is_some() && ends(e)?
         }
         _ => false,
     })
@@ -369,7 +246,7 @@ pub(super) fn value_starts_at(b: &[u8], m: usize) -> Option<bool> {
 /// either). `None`: more text is needed.
 pub(super) fn typographic_may_close(b: &[u8], after: usize) -> Option<bool> {
     let mut j = after;
-    while is_space(*b.get(j)?) {
+    while is_ws(*b.get(j)?) {
         j += 1;
     }
     Some(matches!(b[j], b'}' | b']' | b',' | b'/'))
@@ -385,7 +262,7 @@ pub(super) fn quote_after_closers(b: &[u8], j: usize) -> Option<bool> {
             b'}' | b']' | b')' | b';' | b' ' | b'\t' => k += 1,
             b'"' => {
                 let mut m = k + 1;
-                while is_space(*b.get(m)?) {
+                while is_ws(*b.get(m)?) {
                     m += 1;
                 }
                 return Some(matches!(b[m], b',' | b'}' | b']'));
@@ -434,7 +311,7 @@ pub(super) fn windows_path(b: &[u8]) -> Option<bool> {
 /// while the text cannot tell.
 pub(super) fn ellipsis_then_colon(b: &[u8], k: usize) -> Option<bool> {
     let skip = |mut m: usize| -> Option<usize> {
-        while is_space(*b.get(m)?) {
+        while is_ws(*b.get(m)?) {
             m += 1;
             if m - k >= LOOKAHEAD {
                 return Some(usize::MAX);
@@ -519,7 +396,7 @@ pub(super) fn key_follows(b: &[u8], k: usize) -> Option<bool> {
         // `key_lost_opening_quote`; it skips comments there too, which here say no).
         if m > k && matches!(b.get(m), Some(b'"' | b'\'')) {
             let mut j = m + 1;
-            while is_space(*b.get(j)?) && j < k + LOOKAHEAD {
+            while is_ws(*b.get(j)?) && j < k + LOOKAHEAD {
                 j += 1;
             }
             if b[j] == b':' {
@@ -538,7 +415,7 @@ pub(super) fn key_follows(b: &[u8], k: usize) -> Option<bool> {
                 .iter()
                 .position(|&c| c == b' ')
                 .is_none_or(|w| b[k + w..m].iter().all(|&c| c == b' '));
-            if next == b'>' || (next != b'=' && one_word && crate::repair::first_on_line(b, k)) {
+            if next == b'>' || (next != b'=' && one_word && crate::text::first_on_line(b, k)) {
                 return Some(true);
             }
         }
@@ -551,16 +428,16 @@ pub(super) fn key_follows(b: &[u8], k: usize) -> Option<bool> {
         // As the engine: no key when the quote after the colon ends a string (`version:",
         // "done"`) rather than opening a value (`b: "}A"`).
         let mut v = m + 1;
-        while is_space(*b.get(v)?) {
+        while is_ws(*b.get(v)?) {
             v += 1;
         }
         if b[v] != b'"' {
             return Some(true);
         }
-        return match crate::repair::separator_after_quote(b, v + 1, false)? {
+        return match crate::rules::separator_after_quote(b, v + 1, false)? {
             false => Some(true),
             // `b: ", "}`: unless the quote opens a whole value.
-            true => crate::repair::member_value_string_at(b, v, false),
+            true => crate::rules::member_value_string_at(b, v, false),
         };
     }
     Some(false)
@@ -580,7 +457,7 @@ pub(super) enum BareEnd {
 /// while the text cannot tell.
 fn lost_opening_quote_ends(b: &[u8], k: usize) -> Option<bool> {
     let mut m = k;
-    while is_space(*b.get(m)?) {
+    while is_ws(*b.get(m)?) {
         m += 1;
         if m - k >= LOOKAHEAD {
             return Some(false);
@@ -652,7 +529,7 @@ fn key_without_colon_at(b: &[u8], k: usize) -> Option<bool> {
             while matches!(*b.get(e)?, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') {
                 e += 1;
             }
-            if crate::repair::json_number_end(b, m, e) != Some(e) {
+            if crate::text::json_number_end(b, m, e) != Some(e) {
                 return Some(false);
             }
             ends_member(e, true)
@@ -674,7 +551,7 @@ fn key_without_colon_at(b: &[u8], k: usize) -> Option<bool> {
 /// comment, a string right after the quote, a bare word); `None` while the text cannot tell.
 fn key_end_follows(b: &[u8], after: usize) -> Option<bool> {
     let mut m = after;
-    while is_space(*b.get(m)?) {
+    while is_ws(*b.get(m)?) {
         m += 1;
         if m - after >= LOOKAHEAD {
             return Some(false);
@@ -714,7 +591,7 @@ pub(super) fn words_to_a_quote(b: &[u8], j: usize) -> Option<bool> {
         return Some(false);
     }
     let mut m = q + 1;
-    while is_space(*b.get(m)?) {
+    while is_ws(*b.get(m)?) {
         m += 1;
     }
     Some(b[m] != b':')
@@ -737,7 +614,7 @@ pub(super) fn bare_member_string(b: &[u8], start: usize, element: bool) -> Optio
     while b.get(e)?.is_ascii_alphabetic() {
         e += 1;
     }
-    if crate::repair::literal_word(&b[start..e]).is_some() {
+    if crate::text::literal_word(&b[start..e]).is_some() {
         return Some(None);
     }
     // `word: value` is a key where a value belongs (the engine's `bare_key_at_value`).
@@ -760,7 +637,7 @@ pub(super) fn bare_member_string(b: &[u8], start: usize, element: bool) -> Optio
             // object, a `,` that a member follows).
             b'\n' | b'\r' => {
                 let mut n = e;
-                while n < limit && is_space(*b.get(n)?) {
+                while n < limit && is_ws(*b.get(n)?) {
                     n += 1;
                 }
                 if n >= limit {
@@ -781,7 +658,7 @@ pub(super) fn bare_member_string(b: &[u8], start: usize, element: bool) -> Optio
             c if c.is_ascii_alphanumeric() || b"_.- \t:?=&%@+~!*;$^|".contains(&c) => e += 1,
             // After a space, `//`, `/*` and `#` may start a comment; elsewhere they are
             // content (`https://x.org/#top`).
-            b'/' | b'#' if !is_space(b[e - 1]) => e += 1,
+            b'/' | b'#' if !is_ws(b[e - 1]) => e += 1,
             // `C:\Users\me`: a bare path's backslashes are content to the engine (one
             // before a quote is left to it).
             b'\\' if *b.get(e + 1)? != b'"' => e += 1,
@@ -789,7 +666,7 @@ pub(super) fn bare_member_string(b: &[u8], start: usize, element: bool) -> Optio
             // (the engine's `value_lost_opening_quote`), when its words hold no structure
             // (no `:` here, which the others cannot be) and the quote follows a word:
             // then a separator or closer after the quote ends it.
-            b'"' if !is_space(b[e - 1]) && !b[start..e].contains(&b':') => {
+            b'"' if !is_ws(b[e - 1]) && !b[start..e].contains(&b':') => {
                 return lost_opening_quote_ends(b, e + 1)
                     .map(|ends| ends.then_some(BareEnd::Quote(e)));
             }
@@ -823,7 +700,7 @@ pub(super) fn quote_ends_lost_opening(b: &[u8], mut k: usize, limit: usize) -> O
         }
         match *b.get(k)? {
             b'\n' | b'\r' => return Some(false),
-            b'"' if k > 0 && is_space(b[k - 1]) => return Some(false),
+            b'"' if k > 0 && is_ws(b[k - 1]) => return Some(false),
             b'"' => return Some(true),
             b'\\' => k += 2,
             _ => k += 1,
@@ -916,7 +793,7 @@ fn key_without_closing_quote_at(b: &[u8], k: usize) -> Option<bool> {
     if c == other {
         // (The engine skips comments here too: not mirrored.)
         let mut m = colon + 1;
-        while is_space(*b.get(m)?) {
+        while is_ws(*b.get(m)?) {
             m += 1;
             if m - colon > LOOKAHEAD {
                 return Some(false);

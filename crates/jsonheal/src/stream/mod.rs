@@ -120,17 +120,9 @@ mod tree;
 mod whole;
 mod words;
 
-pub(crate) use document::fence_value_start;
 use events::EventLog;
 pub use events::{Event, EventRef, Events, Op, OpRef, Shown};
 use parser::{Mode, Parser};
-
-/// A string element of an array may turn out to be a key while it is at most this long and
-/// on one line, when a `:` follows it: of the object around the array, whose `]` went
-/// missing (`{"tags": ["a", "count": 2}`), or of an object in the array that lost its `{`
-/// (`[{"a": 1}, "b": 2}]`). The stream holds such an element back until it is longer or
-/// its closing quote is followed by something else.
-pub(crate) const KEY_LIKE_LEN: usize = 64;
 
 /// A container that opens this close to the text's end is rarely whole yet: a scan for its
 /// end is not tried (at 16-byte chunks, failed scans would cost 5% more).
@@ -158,7 +150,7 @@ pub struct Repairer {
 }
 
 /// `Repairer::text` with one level of escapes undone from the first bracket on
-/// (`crate::repair::unescaped_byte`), kept up with the text as it grows.
+/// (`crate::text::unescaped_byte`), kept up with the text as it grows.
 #[derive(Debug)]
 struct Unescaped {
     /// How far the text has been read: short of its end at a backslash that the next byte
@@ -179,7 +171,7 @@ impl Unescaped {
                 self.read = at;
                 return;
             };
-            match crate::repair::unescaped_byte(next) {
+            match crate::text::unescaped_byte(next) {
                 Some(c) => {
                     self.text.push(char::from(c));
                     i = at + 2;

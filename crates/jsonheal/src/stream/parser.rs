@@ -4,10 +4,7 @@
 //! reasoning blocks, comments), `strings`, `keys` (keys and colons), `words` (bare words,
 //! numbers, literals, calls), `containers` (openers, closers, whole containers).
 
-use super::bytes::{
-    is_space, starts_with_partial, string_stop, typo_quote_at, ELLIPSIS, FULL_WIDTH_COLON,
-};
-use super::document::fence_value_start;
+use super::bytes::{string_stop, typo_quote_at};
 use super::events::EventLog;
 use super::lookahead::{
     bare_member_string, comma_then_member, key_follows, windows_path, After, BareEnd,
@@ -18,6 +15,7 @@ use super::words::is_word_byte;
 #[cfg(test)]
 use super::WHOLE_MIN_SCAN;
 use super::{whole, STREAM_DEPTH_LIMIT};
+use crate::text::{fence_value_start, is_ws, starts_with_partial, ELLIPSIS, FULL_WIDTH_COLON};
 use crate::{NonFinite, Options};
 use std::collections::HashSet;
 
@@ -38,8 +36,8 @@ pub(super) enum Mode {
     AfterValue,
     /// Before the value: skipping prose and fences up to the first `{` or `[`.
     Prose,
-    /// Inside a reasoning block before the value (`REASONING_TAGS[i]`).
-    Think(usize),
+    /// Inside a reasoning block before the value, up to this closing tag.
+    Think(&'static [u8]),
     /// On a code fence's line (```` ```json ````) before the value: skipped to its end.
     FenceLine,
     /// Inside a string opened by `quote`; `key` if it is an object key.
@@ -296,7 +294,7 @@ impl Parser {
             match memchr::memchr2(b'{', b'[', &b[from..]) {
                 // No bracket yet: the parser cannot open a value before one.
                 None => self.escape_check = Some(b.len()),
-                Some(k) => match crate::repair::escaped_document_at(b, from + k) {
+                Some(k) => match crate::rules::escaped_document_at(b, from + k) {
                     None => {
                         // Undecided: read up to the bracket. An empty container is shown
                         // either way: unescaping keeps the bracket and what precedes it.
@@ -343,7 +341,7 @@ impl Parser {
         }
         match self.mode {
             Mode::Prose => self.prose(text.as_bytes(), full),
-            Mode::Think(tag) => self.think(text.as_bytes(), tag),
+            Mode::Think(close) => self.think(text.as_bytes(), close),
             Mode::FenceLine => {
                 let rest = &text.as_bytes()[self.pos..];
                 if self.in_fence {
@@ -514,7 +512,7 @@ impl Parser {
                 // `{{"a": 1}}`: a doubled opener, dropped (the engine's
                 // `doubled_object_opener`); its extra `}` is for `separator` to judge.
                 b'{' if self.open_len() == 0
-                    && bytes[..self.pos].iter().rev().find(|&&c| !is_space(c)) == Some(&b'{') =>
+                    && bytes[..self.pos].iter().rev().find(|&&c| !is_ws(c)) == Some(&b'{') =>
                 {
                     if let Some(frame) = self.stack.last_mut() {
                         frame.doubled = true;
@@ -744,7 +742,7 @@ impl Parser {
                 && bytes
                     .get(self.pos.wrapping_sub(1))
                     .copied()
-                    .is_some_and(is_space)
+                    .is_some_and(is_ws)
                 && (c.is_ascii_alphanumeric() || c == b'-') =>
             {
                 if c == b'-' {
@@ -761,7 +759,7 @@ impl Parser {
                         .iter()
                         .rev()
                         .take(16)
-                        .take_while(|&&c| is_space(c))
+                        .take_while(|&&c| is_ws(c))
                         .count();
                     let run = bytes[self.pos..]
                         .iter()
@@ -775,7 +773,7 @@ impl Parser {
                         return Step::Wait;
                     }
                     let word = &bytes[self.pos..self.pos + run];
-                    if crate::repair::literal_word(word).is_none() {
+                    if crate::text::literal_word(word).is_none() {
                         return self.freeze();
                     }
                 }

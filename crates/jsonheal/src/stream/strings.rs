@@ -2,8 +2,8 @@
 //! end, and what a closing quote's next bytes decide.
 
 use super::bytes::{
-    escape, is_space, is_typographic, plain_stop, quote_len, string_stop, third_stop,
-    typo_quote_at, Escape, LOOKAHEAD, TYPO, TYPO_SINGLE,
+    is_typographic, plain_stop, quote_len, string_stop, third_stop, typo_quote_at, TYPO,
+    TYPO_SINGLE,
 };
 use super::lookahead::{
     comma_then_member, double_quote_closes_value, ellipsis_then_colon, key_closer_later,
@@ -12,7 +12,7 @@ use super::lookahead::{
 };
 use super::parser::{Comment, Mode, Parser, Step};
 use super::tree::Kind;
-use super::KEY_LIKE_LEN;
+use crate::text::{escape, is_ws, Escape, KEY_LIKE_LEN, LOOKAHEAD};
 
 /// How `Parser::plain_value_run` stopped.
 pub(super) enum PlainRun {
@@ -82,7 +82,7 @@ impl Parser {
                             .iter()
                             .rev()
                             .map(|f| if f.object { b'}' } else { b']' });
-                        crate::repair::words_after_closers(bytes, self.pos, open, false)
+                        crate::rules::words_after_closers(bytes, self.pos, open, false)
                             .map(|content| !content)
                     }
                     later => later.map(|later| !later),
@@ -96,7 +96,7 @@ impl Parser {
                     None => (None, Comment::Block),
                     Some(b'*') => (Some(self.pos > after), Comment::Block),
                     Some(b'/') if self.pos > after => (
-                        crate::repair::string_end_on_line(bytes, self.pos, false, false)
+                        crate::rules::string_end_on_line(bytes, self.pos, false, false)
                             .map(|content| !content),
                         Comment::Line,
                     ),
@@ -116,7 +116,7 @@ impl Parser {
                 // later on its line may (the engine's rule).
                 Some(b'*') => Some(self.pos > after),
                 Some(b'/') if self.pos > after => {
-                    crate::repair::string_end_on_line(bytes, self.pos, false, false)
+                    crate::rules::string_end_on_line(bytes, self.pos, false, false)
                         .map(|content| !content)
                 }
                 Some(_) => Some(false),
@@ -166,7 +166,7 @@ impl Parser {
             // `"hello " + "world"`: a concatenation, joined into one string by the engine.
             b'+' => {
                 let mut k = self.pos + 1;
-                while bytes.get(k).copied().is_some_and(is_space) && k < self.pos + LOOKAHEAD {
+                while bytes.get(k).copied().is_some_and(is_ws) && k < self.pos + LOOKAHEAD {
                     k += 1;
                 }
                 match bytes.get(k) {
@@ -231,7 +231,7 @@ impl Parser {
                 }) =>
             {
                 let mut m = self.pos + 1;
-                while bytes.get(m).copied().is_some_and(is_space) && m < self.pos + LOOKAHEAD {
+                while bytes.get(m).copied().is_some_and(is_ws) && m < self.pos + LOOKAHEAD {
                     m += 1;
                 }
                 match value_starts_at(bytes, m) {
@@ -592,7 +592,7 @@ impl Parser {
                 self.content(&text[self.pos..end], key);
                 self.pos = end;
                 let first = !std::mem::replace(&mut self.double_quote_seen, true);
-                let next = bytes[end + 1..].iter().position(|&c| !is_space(c));
+                let next = bytes[end + 1..].iter().position(|&c| !is_ws(c));
                 let colon = next.is_some_and(|k| bytes[end + 1 + k] == b':');
                 let may_close = next.map(|k| {
                     let c = bytes[end + 1 + k];
@@ -640,7 +640,7 @@ impl Parser {
                 self.content(&text[self.pos..end], key);
                 self.pos = end;
                 let object = self.stack.last().is_some_and(|f| f.object);
-                match crate::repair::apostrophe_closes(bytes, end + 1, object, false) {
+                match crate::rules::apostrophe_closes(bytes, end + 1, object, false) {
                     None => return Step::Wait,
                     // `"array', "items": …`: opened by `"`, closed by `'` (the engine's rule);
                     // what follows is judged as after any closing quote.
@@ -738,7 +738,7 @@ impl Parser {
                     None => Escape::Wait,
                     // `"C:\dir\"}`: the engine ends the path at a quote that a separator, a
                     // closer or the end follows; left to it.
-                    Some(b'"') => match bytes[self.pos + 2..].iter().find(|&&c| !is_space(c)) {
+                    Some(b'"') => match bytes[self.pos + 2..].iter().find(|&&c| !is_ws(c)) {
                         None => Escape::Wait,
                         Some(b',' | b'}' | b']') => return self.freeze(),
                         Some(_) => escape(&bytes[self.pos..]),

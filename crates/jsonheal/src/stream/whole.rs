@@ -13,7 +13,7 @@
 //! for every number (`arbitrary_precision`) and it does not see duplicate keys, so the scan
 //! is its own.
 
-use crate::repair::json_number_end;
+use crate::text::{json_number_end, skip_ws, unicode_escape_len};
 
 /// An object with more members than this is left to the general path (which keeps hashes
 /// of wide objects' keys): the scan compares each key with its siblings.
@@ -168,13 +168,6 @@ fn whole(b: &[u8], len: usize, string_end: usize) -> Whole {
     }
 }
 
-fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
-        i += 1;
-    }
-    i
-}
-
 /// Past the closing quote of a key whose content starts at `b[i]`: plain ASCII without
 /// `\` or `'` (which the general path weighs as possible closing quotes or escapes).
 fn key_end(b: &[u8], i: usize) -> Option<usize> {
@@ -212,25 +205,9 @@ fn string_value_end(b: &[u8], mut i: usize) -> Option<usize> {
 fn escape_len(b: &[u8]) -> Option<usize> {
     match *b.get(1)? {
         b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(2),
-        b'u' => match hex4(b.get(2..6)?)? {
-            0xD800..=0xDBFF => {
-                if b.get(6..8)? != b"\\u" {
-                    return None;
-                }
-                (0xDC00..=0xDFFF)
-                    .contains(&hex4(b.get(8..12)?)?)
-                    .then_some(12)
-            }
-            0xDC00..=0xDFFF => None,
-            _ => Some(6),
-        },
+        b'u' => unicode_escape_len(b, 0),
         _ => None,
     }
-}
-
-fn hex4(h: &[u8]) -> Option<u32> {
-    h.iter()
-        .try_fold(0u32, |v, &c| Some(v * 16 + char::from(c).to_digit(16)?))
 }
 
 #[cfg(test)]

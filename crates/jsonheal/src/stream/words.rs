@@ -2,12 +2,13 @@
 //! calls (`ObjectId("…")`) and ellipses, and the numbers and literals that wait for what
 //! ends them.
 
-use super::bytes::{
-    is_ident_start, is_python_prefix, is_raw_prefix, is_space, starts_with_partial, LOOKAHEAD,
-};
 use super::lookahead::quote_ends_lost_opening;
 use super::parser::{Mode, Parser, Step};
 use super::tree::Kind;
+use crate::text::{
+    is_ident_start, is_json_integer, is_json_number, is_python_prefix, is_raw_prefix, is_ws,
+    starts_with_partial, LOOKAHEAD,
+};
 use crate::NonFinite;
 
 impl Parser {
@@ -131,7 +132,7 @@ impl Parser {
                 match plain_call_argument(b, paren + 1, end - 1) {
                     Some((Kind::Str, arg))
                         if numeric
-                            && crate::repair::json_number_end(b, arg.start, arg.end)
+                            && crate::text::json_number_end(b, arg.start, arg.end)
                                 == Some(arg.end)
                             && arg.start == paren + 2
                             && arg.end + 2 == end =>
@@ -196,7 +197,11 @@ impl Parser {
         };
         let token_ends = matches!(next, b',' | b'}' | b']' | b'\n' | b'\r');
         let classified = classify(word, self.non_finite);
-        if classified.is_none() && token_ends && word.strip_suffix('.').is_some_and(is_json_integer)
+        if classified.is_none()
+            && token_ends
+            && word
+                .strip_suffix('.')
+                .is_some_and(|w| is_json_integer(w.as_bytes()))
         {
             // `12.`: an integer with a trailing dot, which the engine drops (`1.5.` and
             // `1e3.` are strings to it).
@@ -288,7 +293,7 @@ impl Parser {
                 }
                 Some(b'\n' | b'\r') => break true,
                 Some(b'\\') => k += 2,
-                Some(b'"') => break is_space(bytes[k - 1]),
+                Some(b'"') => break is_ws(bytes[k - 1]),
                 Some(_) => k += 1,
             }
         };
@@ -355,7 +360,7 @@ fn plain_call_argument(
                     .any(|&c| c < 0x20 || matches!(c, b'"' | b'\'' | b'\\' | 0xE2)))
             .then_some((Kind::Str, a + 1..z - 1))
         }
-        _ => (crate::repair::json_number_end(b, a, z) == Some(z)).then_some((Kind::Num, a..z)),
+        _ => (crate::text::json_number_end(b, a, z) == Some(z)).then_some((Kind::Num, a..z)),
     }
 }
 
@@ -369,7 +374,7 @@ pub(super) fn is_word_byte(b: u8) -> bool {
 /// The text of a `Num` or `Str` is the word itself.
 fn classify(word: &str, non_finite: NonFinite) -> Option<(Kind, bool)> {
     Some(match word {
-        _ if is_json_number(word) => (Kind::Num, true),
+        _ if is_json_number(word.as_bytes()) => (Kind::Num, true),
         "true" => (Kind::Bool(true), true),
         "false" => (Kind::Bool(false), true),
         "null" => (Kind::Null, true),
@@ -396,48 +401,8 @@ fn is_numeric_bare_string(word: &str) -> bool {
         && digits
             .iter()
             .all(|&c| c.is_ascii_digit() || c == b'.' || c == b'-')
-        && !is_json_number(word)
-        && !word.strip_suffix('.').is_some_and(is_json_integer)
-}
-
-/// A JSON number with no fraction or exponent: `-?(0|[1-9][0-9]*)`.
-fn is_json_integer(s: &str) -> bool {
-    let digits = s.strip_prefix('-').unwrap_or(s).as_bytes();
-    !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) && is_json_number(s)
-}
-
-/// RFC 8259 `number`: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-pub(super) fn is_json_number(s: &str) -> bool {
-    let b = s.as_bytes();
-    let mut i = usize::from(b.first() == Some(&b'-'));
-    let digits = |i: &mut usize| {
-        let start = *i;
-        while b.get(*i).is_some_and(u8::is_ascii_digit) {
-            *i += 1;
-        }
-        *i - start
-    };
-    match b.get(i) {
-        Some(b'0') => i += 1,
-        Some(b'1'..=b'9') => {
-            digits(&mut i);
-        }
-        _ => return false,
-    }
-    if b.get(i) == Some(&b'.') {
-        i += 1;
-        if digits(&mut i) == 0 {
-            return false;
-        }
-    }
-    if matches!(b.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(b.get(i), Some(b'+' | b'-')) {
-            i += 1;
-        }
-        if digits(&mut i) == 0 {
-            return false;
-        }
-    }
-    i == b.len()
+        && !is_json_number(word.as_bytes())
+        && !word
+            .strip_suffix('.')
+            .is_some_and(|w| is_json_integer(w.as_bytes()))
 }

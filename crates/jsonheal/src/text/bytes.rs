@@ -8,8 +8,19 @@ pub(crate) const FULL_WIDTH_COLON: &[u8] = "\u{FF1A}".as_bytes();
 
 pub(crate) const FULL_WIDTH_COMMA: &[u8] = "\u{FF0C}".as_bytes();
 
+/// `…`, which models write for elements left out (`[1, 2, …]`).
+pub(crate) const ELLIPSIS: &[u8] = "\u{2026}".as_bytes();
+
 pub(crate) fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// The first position at or after `i` that is not JSON whitespace.
+pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while b.get(i).is_some_and(|&c| is_ws(c)) {
+        i += 1;
+    }
+    i
 }
 
 pub(crate) fn is_ident_start(b: u8) -> bool {
@@ -102,4 +113,16 @@ pub(crate) fn find_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> Option<usize>
         hay.get(i..i + needle.len())
             .is_some_and(|w| w.eq_ignore_ascii_case(needle))
     })
+}
+
+/// Whether `have` starts with `want`: `Some(true)`/`Some(false)` when it can tell, `None`
+/// when `have` is a proper prefix of `want` (more text is needed).
+pub(crate) fn starts_with_partial(have: &[u8], want: &[u8]) -> Option<bool> {
+    if have.len() >= want.len() {
+        Some(&have[..want.len()] == want)
+    } else if want.starts_with(have) {
+        None
+    } else {
+        Some(false)
+    }
 }

@@ -89,6 +89,12 @@ pub(crate) fn json_number_end(b: &[u8], start: usize, end: usize) -> Option<usiz
     Some(i)
 }
 
+/// A JSON number with no fraction or exponent: `-?(0|[1-9][0-9]*)`.
+pub(crate) fn is_json_integer(s: &[u8]) -> bool {
+    let digits = s.strip_prefix(b"-").unwrap_or(s);
+    !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) && is_json_number(s)
+}
+
 /// Strict RFC 8259 number grammar.
 pub(crate) fn is_json_number(s: &[u8]) -> bool {
     let mut i = 0;

@@ -116,18 +116,18 @@ pub(crate) fn python_string_prefix(b: &[u8], i: usize) -> Option<usize> {
     if !matches!(*b.get(i)? | 0x20, b'u' | b'b' | b'r' | b'f') || !(quote(i + 1) || quote(i + 2)) {
         return None;
     }
-    let is_prefix = |c: u8| matches!(c.to_ascii_lowercase(), b'u' | b'b' | b'r' | b'f');
-    match b.get(i..)? {
-        [c, ..] if is_prefix(*c) && quote(i + 1) => Some(1),
-        [c, d, ..]
-            if matches!(
-                [c.to_ascii_lowercase(), d.to_ascii_lowercase()],
-                [b'r', b'b'] | [b'b', b'r'] | [b'r', b'f'] | [b'f', b'r']
-            ) && quote(i + 2) =>
-        {
-            Some(2)
-        }
-        _ => None,
+    (1..=2).find(|&n| quote(i + n) && b.get(i..i + n).is_some_and(is_python_prefix))
+}
+
+/// `u`, `b`, `r`, `f`, `rb`, `br`, `rf`, `fr` in any case: a Python string prefix, as a word.
+pub(crate) fn is_python_prefix(word: &[u8]) -> bool {
+    match word {
+        [c] => matches!(c.to_ascii_lowercase(), b'u' | b'b' | b'r' | b'f'),
+        [c, d] => matches!(
+            [c.to_ascii_lowercase(), d.to_ascii_lowercase()],
+            [b'r', b'b'] | [b'b', b'r'] | [b'r', b'f'] | [b'f', b'r']
+        ),
+        _ => false,
     }
 }
 
