@@ -8,7 +8,7 @@
 //!
 //! Nothing here imports `engine` or `stream`; rules build on [`crate::text`] only.
 //!
-//! | rule (what it decides) | `RepairKind` | function | test table (`tests/repair_cases.rs`) |
+//! | rule (what it decides) | `RepairKind` | function | test table (`tests/repair_cases/`) |
 //! |---|---|---|---|
 //! | a document written with `\"` outside strings | `EscapedJson` | [`escaped_document_at`] | `an_escaped_object_as_a_members_value` |
 //! | a text that lost its `{` before a quoted key | `MissingOpener` | [`lost_brace_key_at`] (stream only for now) | `missing_openers_before_scalars_and_bare_keys` |
